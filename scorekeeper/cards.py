@@ -1,0 +1,198 @@
+"""Cards and hands as MATCH_FORMAT.md writes them: ``Qs``, ``10♥``, ``"Qs Qh 9c 9d 2s"``.
+
+The canonical form is a rank from ``23456789TJQKA`` and a lower-case suit
+letter; parsing accepts ``10`` for ``T``, the suit symbols, and any case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+
+class CardError(ValueError):
+    """A card or a hand that cannot be read, said in words a player understands."""
+
+
+class Rank(IntEnum):
+    """A card's rank; its value is its strength (an ace is 14, and may play low in A-2-3-4-5)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def symbol(self) -> str:
+        """The one-character file spelling: ``2``…``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
+        return "23456789TJQKA"[self - 2]
+
+    @property
+    def label(self) -> str:
+        """The spelling for people: ``10`` rather than ``T``."""
+        return "10" if self is Rank.TEN else self.symbol
+
+    @property
+    def noun(self) -> str:
+        """The rank as a word, singular: ``queen``, ``9``."""
+        return _NOUNS.get(self, self.label)
+
+    @property
+    def plural(self) -> str:
+        """The rank as a word, plural: ``queens``, ``9s``, ``sixes``."""
+        return "sixes" if self is Rank.SIX else self.noun + "s"
+
+
+_NOUNS = {Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king", Rank.ACE: "ace"}
+
+
+class Suit(StrEnum):
+    """A suit; its value is the file spelling. Suits never rank."""
+
+    SPADES = "s"
+    HEARTS = "h"
+    DIAMONDS = "d"
+    CLUBS = "c"
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol: ♠ ♥ ♦ ♣."""
+        return {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[self.value]
+
+    @property
+    def is_red(self) -> bool:
+        """True for hearts and diamonds."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the 52. Its repr is the canonical form, ``Ts``.
+
+    ``prime`` and ``bit`` are precomputed for the hand evaluator's lookup tables.
+    """
+
+    rank: Rank
+    suit: Suit
+    prime: int = field(init=False, repr=False, compare=False)
+    bit: int = field(init=False, repr=False, compare=False)
+    index: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "prime", _PRIMES[self.rank - 2])
+        object.__setattr__(self, "bit", 1 << (self.rank - 2))
+        object.__setattr__(self, "index", "shdc".index(self.suit.value) * 13 + self.rank - 2)
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __repr__(self) -> str:
+        return self.rank.symbol + self.suit.value
+
+    def __str__(self) -> str:
+        return repr(self)
+
+    @property
+    def label(self) -> str:
+        """The card for people: ``10♥``."""
+        return self.rank.label + self.suit.symbol
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+
+_RANK_ALIASES = {r.symbol: r for r in Rank} | {"10": Rank.TEN}
+_SUIT_ALIASES = {s.value: s for s in Suit} | {s.symbol: s for s in Suit}
+_SUIT_ALIASES |= {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+_CARDS = {(c.rank, c.suit): c for c in DECK}
+_PARSED: dict[str, Card] = {}
+for _rank_text, _rank in _RANK_ALIASES.items():
+    for _suit_text, _suit in _SUIT_ALIASES.items():
+        _PARSED[_rank_text + _suit_text] = _CARDS[_rank, _suit]
+
+
+def parse_card(text: str) -> Card:
+    """Read one card, in any case, with a letter or a symbol for the suit.
+
+    >>> parse_card("qh"), parse_card("10♠"), parse_card("Td")
+    (Qh, Ts, Td)
+    >>> parse_card("1x")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cards.CardError: '1x' is not a card
+    """
+    if isinstance(text, Card):
+        return text
+    if not isinstance(text, str):
+        raise CardError(f"{text!r} is not a card")
+    card = _PARSED.get(_normalise(text))
+    if card is None:
+        raise CardError(f"'{text.strip()}' is not a card")
+    return card
+
+
+def _normalise(text: str) -> str:
+    """Upper-case the rank and lower-case the suit, the way the lookup table is keyed."""
+    text = text.strip()
+    return text[:-1].upper() + text[-1:].lower()
+
+
+def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
+    """Read cards separated by spaces or commas (or an iterable of cards), any number.
+
+    >>> parse_cards("As, kd 10c")
+    (As, Kd, Tc)
+    """
+    if isinstance(cards, str):
+        tokens: Iterable[str | Card] = [t for t in re.split(r"[\s,]+", cards) if t]
+    else:
+        tokens = cards
+    return tuple(parse_card(t) for t in tokens)  # type: ignore[arg-type]
+
+
+def parse_hand(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
+    """Read exactly five different cards.
+
+    >>> parse_hand("Qs Qh 9c 9d 2s")
+    (Qs, Qh, 9c, 9d, 2s)
+    >>> parse_hand("Qs Qs 9c 9d 2s")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cards.CardError: Qs is in the hand twice
+    """
+    hand = parse_cards(cards)
+    if len(hand) != 5:
+        raise CardError(f"A hand is five cards, not {len(hand)}")
+    check_distinct(hand)
+    return hand
+
+
+def check_distinct(cards: Iterable[Card]) -> None:
+    """Raise CardError naming the first card that appears twice (one deck is in play)."""
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise CardError(f"{card!r} is in the hand twice")
+        seen.add(card)
+
+
+def format_hand(cards: Iterable[Card]) -> str:
+    """Write cards in the canonical form, separated by spaces.
+
+    >>> format_hand(parse_hand("10♥ j♥ Q♥ K♥ A♥"))
+    'Th Jh Qh Kh Ah'
+    """
+    return " ".join(repr(c) for c in cards)

@@ -1,0 +1,325 @@
+"""Poker hands: what five cards make, and which of two hands is higher (RULES.md, "Poker hands").
+
+``evaluate`` looks the five cards up in two tables built once at import from
+``_classify``, the plain reading of the rules: one keyed by the ranks of a
+flush, one by the product of the ranks' primes for everything else. Every
+one of the 7,462 distinct hands is a single shared ``Hand`` value.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from scorekeeper.cards import Card, CardError, Rank, Suit, parse_hand
+
+
+class Category(StrEnum):
+    """A hand's category, lowest first; the value is MATCH_FORMAT's hand name."""
+
+    HIGH_CARD = "high_card"
+    PAIR = "pair"
+    TWO_PAIR = "two_pair"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full_house"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    STRAIGHT_FLUSH = "straight_flush"
+    ROYAL_FLUSH = "royal_flush"
+
+    @property
+    def label(self) -> str:
+        """The name for people: ``Two pair``."""
+        return self.value.replace("_", " ").capitalize()
+
+    @property
+    def order(self) -> int:
+        """Strength of the category: 0 for high card up to 9 for a royal flush."""
+        return _ORDER[self]
+
+    @property
+    def is_declarable(self) -> bool:
+        """High card is no poker hand: a player holding it can only pass."""
+        return self is not Category.HIGH_CARD
+
+
+_ORDER = {c: i for i, c in enumerate(Category)}
+DECLARABLE: tuple[Category, ...] = tuple(c for c in Category if c.is_declarable)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Hand:
+    """The value of five cards: its category and the ranks that break a tie, most significant first.
+
+    Hands compare by ``strength`` (0 is the weakest of the 7,462 distinct values);
+    suits never enter, so equal ranks in the same category are equal hands.
+    """
+
+    category: Category
+    ranks: tuple[Rank, ...]
+    strength: int
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hand) and self.strength == other.strength
+
+    def __hash__(self) -> int:
+        return self.strength
+
+    def __lt__(self, other: Hand) -> bool:
+        return self.strength < other.strength
+
+    def __le__(self, other: Hand) -> bool:
+        return self.strength <= other.strength
+
+    def __gt__(self, other: Hand) -> bool:
+        return self.strength > other.strength
+
+    def __ge__(self, other: Hand) -> bool:
+        return self.strength >= other.strength
+
+    def __repr__(self) -> str:
+        return f"<Hand {self.describe()}>"
+
+    def describe(self) -> str:
+        """Say the hand the way a player would.
+
+        >>> evaluate("Qs Qh 9c 9d 2s").describe()
+        'two pair, queens and 9s'
+        >>> evaluate("Ah 2c 3d 4s 5h").describe()
+        'a straight to the 5'
+        """
+        r = self.ranks
+        match self.category:
+            case Category.HIGH_CARD:
+                return f"{r[0].noun} high"
+            case Category.PAIR:
+                return f"a pair of {r[0].plural}"
+            case Category.TWO_PAIR:
+                return f"two pair, {r[0].plural} and {r[1].plural}"
+            case Category.THREE_OF_A_KIND:
+                return f"three {r[0].plural}"
+            case Category.STRAIGHT:
+                return f"a straight to the {r[0].noun}"
+            case Category.FLUSH:
+                return f"a flush, {r[0].noun} high"
+            case Category.FULL_HOUSE:
+                return f"a full house, {r[0].plural} full of {r[1].plural}"
+            case Category.FOUR_OF_A_KIND:
+                return f"four {r[0].plural}"
+            case Category.STRAIGHT_FLUSH:
+                return f"a straight flush to the {r[0].noun}"
+        return "a royal flush"
+
+
+def _classify(ranks: Sequence[Rank], flush: bool) -> tuple[Category, tuple[Rank, ...]]:
+    """Classify five ranks the plain way: the reference the lookup tables are built from."""
+    counts = Counter(ranks)
+    # Most cards first, then highest rank: the tie-break order of RULES.md.
+    groups = sorted(counts, key=lambda rank: (counts[rank], rank), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+    distinct = sorted(counts, reverse=True)
+    top: Rank | None = None
+    if len(distinct) == 5 and distinct[0] - distinct[4] == 4:
+        top = distinct[0]
+    elif distinct == [Rank.ACE, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO]:
+        top = Rank.FIVE  # A-2-3-4-5: the ace plays low; never in the middle.
+    if top is not None and flush:
+        category = Category.ROYAL_FLUSH if top is Rank.ACE else Category.STRAIGHT_FLUSH
+        return category, (top,)
+    if shape == [4, 1]:
+        return Category.FOUR_OF_A_KIND, tuple(groups)
+    if shape == [3, 2]:
+        return Category.FULL_HOUSE, tuple(groups)
+    if flush:
+        return Category.FLUSH, tuple(distinct)
+    if top is not None:
+        return Category.STRAIGHT, (top,)
+    by_shape = {
+        (3, 1, 1): Category.THREE_OF_A_KIND,
+        (2, 2, 1): Category.TWO_PAIR,
+        (2, 1, 1, 1): Category.PAIR,
+        (1, 1, 1, 1, 1): Category.HIGH_CARD,
+    }
+    return by_shape[tuple(shape)], tuple(groups)
+
+
+def _prime_product(ranks: Iterable[Rank]) -> int:
+    """The lookup key of a hand that is not a flush: its ranks' primes multiplied."""
+    product = 1
+    for rank in ranks:
+        product *= Card(rank, Suit.SPADES).prime
+    return product
+
+
+def _build_tables() -> tuple[dict[int, Hand], dict[int, Hand]]:
+    """Classify every distinct hand once, rank them all, and key them for lookup."""
+    unsorted: list[tuple[Category, tuple[Rank, ...], bool, tuple[Rank, ...]]] = []
+    ranks: tuple[Rank, ...]
+    for ranks in itertools.combinations_with_replacement(Rank, 5):
+        if max(Counter(ranks).values()) > 4:
+            continue
+        unsorted.append((*_classify(ranks, flush=False), False, ranks))
+        if len(set(ranks)) == 5:
+            unsorted.append((*_classify(ranks, flush=True), True, ranks))
+    unsorted.sort(key=lambda row: (row[0].order, row[1]))
+    flushes: dict[int, Hand] = {}
+    others: dict[int, Hand] = {}
+    strength = -1
+    previous: tuple[Category, tuple[Rank, ...]] | None = None
+    for category, key, flush, ranks in unsorted:
+        if (category, key) != previous:
+            strength += 1
+            previous = (category, key)
+        hand = Hand(category, key, strength)
+        if flush:
+            flushes[sum(1 << (r - 2) for r in ranks)] = hand
+        else:
+            others[_prime_product(ranks)] = hand
+    return flushes, others
+
+
+_FLUSHES, _OTHERS = _build_tables()
+DISTINCT_HANDS = len(set(_FLUSHES.values()) | set(_OTHERS.values()))
+
+
+def evaluate(cards: str | Iterable[str | Card]) -> Hand:
+    """Evaluate five cards: a string such as ``"As Kd Tc 9h 2s"``, or card strings or Cards.
+
+    >>> evaluate("Qs Qh 9c 9d 2s").category
+    <Category.TWO_PAIR: 'two_pair'>
+    >>> evaluate("9h 7h 5h 4h 2h") == evaluate("9s 7s 5s 4s 2s")
+    True
+    >>> evaluate("As Kd Tc 9h")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cards.CardError: A hand is five cards, not 4
+    """
+    if type(cards) is tuple and len(cards) == 5:
+        c1, c2, c3, c4, c5 = cards
+        if not (type(c1) is type(c2) is type(c3) is type(c4) is type(c5) is Card):
+            c1, c2, c3, c4, c5 = parse_hand(cards)
+        elif c1 == c2 or len({c1, c2, c3, c4, c5}) != 5:
+            c1, c2, c3, c4, c5 = parse_hand(cards)  # raises, naming the repeated card
+    else:
+        c1, c2, c3, c4, c5 = parse_hand(cards)
+    if c1.suit is c2.suit is c3.suit is c4.suit is c5.suit:
+        return _FLUSHES[c1.bit | c2.bit | c3.bit | c4.bit | c5.bit]
+    return _OTHERS[c1.prime * c2.prime * c3.prime * c4.prime * c5.prime]
+
+
+def classify(cards: str | Iterable[str | Card]) -> Category:
+    """Name the category of five cards.
+
+    >>> classify("Qs Qh 9c 9d 2s")
+    <Category.TWO_PAIR: 'two_pair'>
+    """
+    return evaluate(cards).category
+
+
+# What each position of a category's tie-break ranks is called, and whether it is
+# a group of cards (said in the plural) or a single card.
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+_ROLES: dict[Category, tuple[tuple[str, bool], ...]] = {
+    Category.HIGH_CARD: tuple((f"{o} card", False) for o in _ORDINALS),
+    Category.PAIR: (("pair", True),) + tuple((f"{o} kicker", False) for o in _ORDINALS[:3]),
+    Category.TWO_PAIR: (("high pair", True), ("low pair", True), ("kicker", False)),
+    Category.THREE_OF_A_KIND: (("three", True), ("first kicker", False), ("second kicker", False)),
+    Category.STRAIGHT: (("top card", False),),
+    Category.FLUSH: tuple((f"{o} card", False) for o in _ORDINALS),
+    Category.FULL_HOUSE: (("three", True), ("pair", True)),
+    Category.FOUR_OF_A_KIND: (("four", True), ("kicker", False)),
+    Category.STRAIGHT_FLUSH: (("top card", False),),
+    Category.ROYAL_FLUSH: (),
+}
+
+
+def _shared(category: Category, ranks: tuple[Rank, ...], equal: int) -> str:
+    """Say what two hands of one category have in common in their first ``equal`` ranks."""
+    if equal == 0:
+        return "a " + category.label.lower() if category is not Category.TWO_PAIR else "two pair"
+    head = ranks[0]
+    match category:
+        case Category.PAIR:
+            return f"a pair of {head.plural}"
+        case Category.TWO_PAIR if equal == 1:
+            return f"two pair, {head.plural} high"
+        case Category.TWO_PAIR:
+            return f"two pair, {head.plural} and {ranks[1].plural}"
+        case Category.THREE_OF_A_KIND:
+            return f"three {head.plural}"
+        case Category.FULL_HOUSE:
+            return f"a full house, {head.plural} full"
+        case Category.FOUR_OF_A_KIND:
+            return f"four {head.plural}"
+        case Category.FLUSH:
+            return "a flush, " + "-".join(r.label for r in ranks[:equal]) + " high"
+    return "-".join(r.label for r in ranks[:equal]) + " high"
+
+
+def explain(higher: Hand, lower: Hand) -> str:
+    """Say in words why ``higher`` beats ``lower`` (or that they are identical).
+
+    RULES.md: within a category hands compare rank by rank, most significant first.
+
+    >>> explain(evaluate("Qs Qh 9c 5d 2s"), evaluate("Qd Qc 8c 5h 2d"))
+    'both have a pair of queens; 9 beats 8 as the first kicker'
+    >>> explain(evaluate("Qh 9h 7h 4h 2h"), evaluate("9s 8s 6s 4s 2s"))
+    'both have a flush; queen beats 9 as the first card'
+    >>> explain(evaluate("9h 7h 5h 4h 2h"), evaluate("9s 7s 5s 4s 2s"))
+    'identical hands: both have a flush, 9 high'
+    """
+    if higher == lower:
+        return f"identical hands: both have {higher.describe()}"
+    if higher.category is not lower.category:
+        return f"{higher.describe()} beats {lower.describe()}"
+    roles = _ROLES[higher.category]
+    at = next(i for i, (h, lo) in enumerate(zip(higher.ranks, lower.ranks, strict=True)) if h != lo)
+    role, is_group = roles[at]
+    high, low = higher.ranks[at], lower.ranks[at]
+    if is_group:
+        said = f"{high.plural} beat {low.plural}"
+    else:
+        said = f"{high.noun} beats {low.noun}"
+    return f"both have {_shared(higher.category, higher.ranks, at)}; {said} as the {role}"
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The outcome of comparing two hands: ``order`` is 1, 0 or -1 for the first hand."""
+
+    first: Hand
+    second: Hand
+    order: int
+    reason: str
+
+
+def compare(first: str | Iterable[str | Card], second: str | Iterable[str | Card]) -> Comparison:
+    """Compare two five-card hands card by card and say why.
+
+    >>> compare("Ks Kh 4c 4d 9s", "Kd Kc 4h 4s 2s").reason
+    'both have two pair, kings and 4s; 9 beats 2 as the kicker'
+    """
+    a, b = evaluate(first), evaluate(second)
+    if a == b:
+        return Comparison(a, b, 0, explain(a, b))
+    if a > b:
+        return Comparison(a, b, 1, explain(a, b))
+    return Comparison(a, b, -1, explain(b, a))
+
+
+__all__ = [
+    "Comparison",
+    "compare",
+    "explain",
+    "DECLARABLE",
+    "DISTINCT_HANDS",
+    "CardError",
+    "Category",
+    "Hand",
+    "classify",
+    "evaluate",
+]

@@ -1,0 +1,520 @@
+"""The match engine: fold events into a ``MatchState``, refusing any that breaks a rule.
+
+``apply(state, event)`` returns the next state or raises ``RuleBroken``;
+``replay`` folds a whole event list (undos included) and adds the index of
+an event that breaks a rule. Section names in comments are RULES.md's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from scorekeeper.cards import Card, CardError, Rank, format_hand
+from scorekeeper.events import (
+    Adjust,
+    Chicago,
+    Dealer,
+    Declare,
+    Draw,
+    Event,
+    Exchange,
+    LastTrick,
+    Pass,
+    Show,
+    Tie,
+    Trick,
+    Undo,
+)
+from scorekeeper.hands import Category, Hand, evaluate, explain
+from scorekeeper.refusals import RuleBroken
+from scorekeeper.rules import Rules, WinMode
+from scorekeeper.state import (
+    Declaration,
+    MatchState,
+    Outcome,
+    PendingTie,
+    ScoreChange,
+    Scored,
+    Stage,
+    _History,
+)
+
+DECK_SIZE = 52
+HAND_SIZE = 5
+TRICKS_PER_ROUND = 5
+
+
+# Who is who.
+
+
+def _seat(state: MatchState, name: str) -> int:
+    try:
+        return state.players.index(name)
+    except ValueError:
+        raise RuleBroken("unknown_player", player=name) from None
+
+
+def _taking_part(state: MatchState, name: str) -> int:
+    seat = _seat(state, name)
+    if seat not in state.order:
+        raise RuleBroken("sitting_out", player=name)
+    return seat
+
+
+def _check_in_round(state: MatchState, *, tie_ok: bool = False) -> None:
+    """Refuse play before the first dealer is known, after the winner, or over an open tie."""
+    if state.stage is Stage.FINISHED:
+        raise RuleBroken("finished", winner=state.winner_name)
+    if state.stage is Stage.FIRST_DEALER:
+        raise RuleBroken("no_dealer")
+    if state.stage is Stage.TIE and not tie_ok:
+        assert state.tie is not None
+        raise RuleBroken("tie_pending", players=_names(state, state.tie.seats))
+
+
+def _names(state: MatchState, seats: Iterable[int]) -> str:
+    names = [state.players[s] for s in seats]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def _hand_of(cards: Sequence[Card]) -> Hand:
+    try:
+        return evaluate(tuple(cards))
+    except CardError as error:
+        raise RuleBroken("bad_cards", error=str(error)) from None
+
+
+# Scores.
+
+
+def _score(state: MatchState, seat: int, delta: int, reason: str, **info: Any) -> MatchState:
+    """Change a total, never below 0 (RULES.md, Points), and check "first to reach"."""
+    old = state.scores[seat]
+    new = max(0, old + delta)
+    scores = state.scores[:seat] + (new,) + state.scores[seat + 1 :]
+    change = ScoreChange(state.round, state.phase, seat, new - old, reason, **info)
+    state = replace(state, scores=scores, history=_History(change, state.history))
+    rules = state.rules
+    if rules.win is WinMode.FIRST_TO_REACH and delta > 0 and new >= rules.target:
+        return replace(state, winner=seat, stage=Stage.FINISHED)
+    return state
+
+
+# Rounds and phases.
+
+
+def _start_round(state: MatchState, dealer: int, seats: tuple[int, ...], tiebreak: bool) -> MatchState:
+    """Deal a new round: speaking order starts left of the dealer, who speaks last."""
+    n = len(state.players)
+    order = tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s in seats)
+    return replace(
+        state,
+        stage=Stage.EXCHANGE,
+        round=state.round + 1,
+        phase=1,
+        dealer=dealer,
+        order=order,
+        tiebreak=tiebreak,
+        to_draw=(),
+        exchanged=(),
+        draw_pile=DECK_SIZE - HAND_SIZE * len(order),
+        discards=0,
+        reshuffled=False,
+        declarations=(),
+        tie=None,
+        phase1=None,
+        shown=False,
+        unsupported=None,
+        chicago=None,
+        tricks=(),
+        tricks_over=False,
+    )
+
+
+def _next_phase(state: MatchState) -> MatchState:
+    return replace(
+        state,
+        stage=Stage.EXCHANGE,
+        phase=state.phase + 1,
+        exchanged=(),
+        reshuffled=False,
+        declarations=(),
+        tie=None,
+    )
+
+
+def _end_round(state: MatchState) -> MatchState:
+    """RULES.md, Winning: the highest total at or above the target wins; equal totals play on."""
+    seats = state.order
+    top = max(state.scores[s] for s in seats)
+    tiebreak_next = False
+    if state.rules.win is WinMode.END_OF_ROUND and (state.tiebreak or top >= state.rules.target):
+        leaders = tuple(s for s in seats if state.scores[s] == top)
+        if len(leaders) == 1:
+            return replace(state, winner=leaders[0], stage=Stage.FINISHED)
+        seats, tiebreak_next = leaders, True
+    elif not state.tiebreak:
+        seats = tuple(range(len(state.players)))
+    n = len(state.players)
+    assert state.dealer is not None
+    dealer = next(s for s in ((state.dealer + 1 + i) % n for i in range(n)) if s in seats)
+    return _start_round(state, dealer, seats, tiebreak_next)
+
+
+def _after_showdown(state: MatchState) -> MatchState:
+    if state.stage is Stage.FINISHED:
+        return state
+    if state.phase < 3:
+        return _next_phase(state)
+    return _end_round(state)
+
+
+# The first dealer (RULES.md, Table and cards).
+
+
+def _draw(state: MatchState, event: Draw) -> MatchState:
+    if state.stage is not Stage.FIRST_DEALER:
+        raise RuleBroken("dealer_known")
+    seats = {_seat(state, name): card for name, card in event.cards.items()}
+    if set(seats) != set(state.to_draw):
+        raise RuleBroken("draw_players", players=_names(state, state.to_draw))
+    seen: set[Card] = set()
+    for card in seats.values():
+        if card in seen:
+            raise RuleBroken("draw_card_twice", card=repr(card))
+        seen.add(card)
+    low = min(card.rank for card in seats.values())
+    lowest = tuple(sorted(s for s, card in seats.items() if card.rank == low))
+    if len(lowest) > 1:
+        return replace(state, to_draw=lowest)  # only the tied players draw again
+    return _start_round(state, lowest[0], tuple(range(len(state.players))), False)
+
+
+def _dealer(state: MatchState, event: Dealer) -> MatchState:
+    if state.stage is not Stage.FIRST_DEALER:
+        raise RuleBroken("dealer_known")
+    seat = _seat(state, event.player)
+    return _start_round(state, seat, tuple(range(len(state.players))), False)
+
+
+# Exchanges and the phase-2 show.
+
+
+def _exchange(state: MatchState, event: Exchange) -> MatchState:
+    _check_in_round(state)
+    seat = _taking_part(state, event.player)
+    if state.stage is not Stage.EXCHANGE:
+        raise RuleBroken("exchange_closed", phase=state.phase)
+    if seat in state.exchanged:
+        raise RuleBroken("exchange_twice", player=event.player, phase=state.phase)
+    if state.exchanged:
+        last = max(state.exchanged, key=state.order.index)
+        if state.order.index(seat) < state.order.index(last):
+            raise RuleBroken("exchange_order", player=event.player, last=state.players[last])
+    threshold = state.rules.no_exchange_at
+    if event.count > 0 and threshold is not None and state.scores[seat] >= threshold:
+        raise RuleBroken(
+            "exchange_threshold", player=event.player, score=state.scores[seat], threshold=threshold
+        )
+    pile, discards, reshuffled = state.draw_pile, state.discards, False
+    if event.count <= pile:
+        pile, discards = pile - event.count, discards + event.count
+    else:  # RULES.md, Phase 3: the discards are shuffled and used as the draw pile
+        pile, discards, reshuffled = discards - (event.count - pile), event.count, True
+    return replace(
+        state,
+        exchanged=state.exchanged + (seat,),
+        draw_pile=pile,
+        discards=discards,
+        reshuffled=reshuffled or pile == 0,
+    )
+
+
+def _show(state: MatchState, event: Show) -> MatchState:
+    _check_in_round(state)
+    seat = _taking_part(state, event.player)
+    if state.phase != 2 or state.stage is not Stage.EXCHANGE:
+        raise RuleBroken("show_phase")
+    if state.phase1 is None:
+        raise RuleBroken("show_nobody")
+    if seat != state.phase1.seat:
+        raise RuleBroken("show_player", scorer=state.players[state.phase1.seat])
+    if state.shown:
+        raise RuleBroken("show_twice", player=event.player)
+    if seat in state.exchanged:
+        raise RuleBroken("show_late", player=event.player)
+    supported = _hand_of(event.cards).category.order >= state.phase1.hand.order
+    return replace(state, shown=True, unsupported=None if supported else state.phase1)
+
+
+# Showdowns and ties (RULES.md, Phase 1, steps 2 and 3).
+
+
+def _check_turn(state: MatchState, player: str) -> int:
+    _check_in_round(state)
+    if state.phase == 3 and state.stage in (Stage.EXCHANGE, Stage.TRICKS):
+        raise RuleBroken("tricks_first")
+    seat = _taking_part(state, player)
+    expected = state.order[len(state.declarations)]
+    if seat != expected:
+        raise RuleBroken("declare_turn", expected=state.players[expected], player=player)
+    return seat
+
+
+def _shown_cards(state: MatchState) -> Iterable[tuple[int, tuple[Card, ...]]]:
+    """Every hand whose cards are known in the current showdown."""
+    for d in state.declarations:
+        if d.cards is not None:
+            yield d.seat, d.cards
+    if state.tie is not None:
+        yield from state.tie.cards
+
+
+def _check_cards(state: MatchState, seat: int, cards: tuple[Card, ...], hand: Category) -> None:
+    """The cards must make exactly ``hand``, and no card may be in two hands (one deck)."""
+    actual = _hand_of(cards).category
+    if actual is not hand:
+        raise RuleBroken("cards_make", cards=format_hand(cards), actual=actual, hand=hand)
+    for other, known in _shown_cards(state):
+        for card in cards:
+            if other != seat and card in known:
+                raise RuleBroken("card_in_two_hands", card=repr(card), other=state.players[other])
+
+
+def _declare(state: MatchState, event: Declare) -> MatchState:
+    seat = _check_turn(state, event.player)
+    best = state.best
+    if best is not None and event.hand.order < best.order:
+        raise RuleBroken("declare_too_low", player=event.player, best=best)
+    if event.cards is not None:
+        _check_cards(state, seat, event.cards, event.hand)
+    return _spoken(state, Declaration(seat, event.hand, event.cards))
+
+
+def _pass(state: MatchState, event: Pass) -> MatchState:
+    seat = _check_turn(state, event.player)
+    return _spoken(state, Declaration(seat, None))
+
+
+def _spoken(state: MatchState, declaration: Declaration) -> MatchState:
+    state = replace(state, stage=Stage.SHOWDOWN, declarations=state.declarations + (declaration,))
+    if len(state.declarations) < len(state.order):
+        return state
+    best = state.best
+    if best is None:
+        return _after_showdown(_outcome(state, None, None, "everybody passed: nobody scores"))
+    tied = [d for d in state.declarations if d.hand is best]
+    if len(tied) == 1:
+        return _score_hand(state, tied[0].seat, best, "")
+    known = tuple((d.seat, d.cards) for d in tied if d.cards is not None)
+    tie = PendingTie(best, tuple(d.seat for d in tied), known)
+    if len(known) == len(tied):
+        return _settle_by_cards(state, tie)
+    return replace(state, stage=Stage.TIE, tie=tie)
+
+
+def _outcome(state: MatchState, seat: int | None, hand: Category | None, text: str) -> MatchState:
+    return replace(state, outcome=Outcome(state.round, state.phase, seat, hand, text))
+
+
+def _score_hand(state: MatchState, seat: int, hand: Category, reason: str) -> MatchState:
+    points = state.rules.points[hand]
+    said = f"{state.players[seat]} +{points}, {hand.label.lower()}"
+    state = _outcome(state, seat, hand, said + (f" ({reason})" if reason else ""))
+    state = _score(state, seat, points, "hand", hand=hand, note=reason)
+    if state.phase == 1:
+        state = replace(state, phase1=Scored(seat, hand, points))
+    return _after_showdown(replace(state, tie=None))
+
+
+def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
+    """Compare the tied hands card by card; identical best hands mean nobody scores."""
+    values = sorted(((evaluate(cards), seat) for seat, cards in tie.cards), reverse=True)
+    (top, seat), (second, _) = values[0], values[1]
+    reason = explain(top, second)
+    if top == second:
+        state = _outcome(replace(state, tie=None), None, tie.hand, reason + ": nobody scores")
+        return _after_showdown(state)
+    return _score_hand(state, seat, tie.hand, reason)
+
+
+def _tie(state: MatchState, event: Tie) -> MatchState:
+    _check_in_round(state, tie_ok=True)
+    if state.stage is not Stage.TIE or state.tie is None:
+        raise RuleBroken("no_tie")
+    tie = state.tie
+    tied = _names(state, tie.seats)
+    if event.cards is None:
+        if event.winner is None:
+            state = _outcome(replace(state, tie=None), None, tie.hand, "identical hands: nobody scores")
+            return _after_showdown(state)
+        seat = _seat(state, event.winner)
+        if seat not in tie.seats:
+            raise RuleBroken("not_in_tie", player=event.winner, players=tied)
+        return _score_hand(state, seat, tie.hand, "the scorekeeper's verdict")
+    for name, cards in event.cards.items():
+        seat = _seat(state, name)
+        if seat not in tie.seats:
+            raise RuleBroken("not_in_tie", player=name, players=tied)
+        if tie.cards_of(seat) is not None:
+            raise RuleBroken("tie_cards_known", player=name)
+        _check_cards(state, seat, cards, tie.hand)
+        tie = replace(tie, cards=tie.cards + ((seat, cards),))
+        state = replace(state, tie=tie)
+    if len(tie.cards) == len(tie.seats):
+        return _settle_by_cards(state, tie)
+    return state
+
+
+# Phase 3: Chicago and the tricks.
+
+
+def _chicago(state: MatchState, event: Chicago) -> MatchState:
+    _check_in_round(state)
+    seat = _taking_part(state, event.player)
+    if state.phase == 3 and state.chicago is not None and not state.tricks:
+        raise RuleBroken("chicago_twice", caller=state.players[state.chicago])
+    if state.phase != 3 or state.stage not in (Stage.EXCHANGE, Stage.TRICKS) or state.tricks:
+        raise RuleBroken("chicago_phase")
+    minimum = state.rules.chicago_min
+    if state.scores[seat] < minimum:
+        raise RuleBroken("chicago_min", player=event.player, score=state.scores[seat], min=minimum)
+    return replace(state, chicago=seat, stage=Stage.TRICKS)
+
+
+def _check_trick_time(state: MatchState) -> None:
+    _check_in_round(state)
+    if state.phase == 3 and state.tricks_over:
+        raise RuleBroken("tricks_over")
+    if state.phase != 3 or state.stage not in (Stage.EXCHANGE, Stage.TRICKS):
+        raise RuleBroken("tricks_phase")
+
+
+def _trick(state: MatchState, event: Trick) -> MatchState:
+    _check_trick_time(state)
+    seat = _taking_part(state, event.winner)
+    for number, (_, played) in enumerate(state.tricks, start=1):
+        if event.card is not None and played == event.card:
+            raise RuleBroken("trick_card_played", card=repr(event.card), number=number)
+    last = len(state.tricks) + 1 == TRICKS_PER_ROUND
+    if last and state.chicago is None:
+        _check_deuce_card(state, event.card)
+    state = replace(state, stage=Stage.TRICKS, tricks=state.tricks + ((seat, event.card),))
+    if state.chicago is not None and seat != state.chicago:
+        return _chicago_lost(state)
+    if not last:
+        return state
+    return _last_trick_won(state, seat, event.card)
+
+
+def _last_trick(state: MatchState, event: LastTrick) -> MatchState:
+    _check_trick_time(state)
+    if state.tricks:
+        raise RuleBroken("tricks_one_by_one", number=len(state.tricks) + 1)
+    seat = _taking_part(state, event.winner)
+    if state.chicago is not None and seat != state.chicago:
+        return _chicago_lost(state)  # the trick that broke the Chicago ended the play
+    if state.chicago is None:
+        _check_deuce_card(state, event.card)
+    return _last_trick_won(state, seat, event.card)
+
+
+def _check_deuce_card(state: MatchState, card: Card | None) -> None:
+    if state.rules.deuce_last_trick_double and card is None:
+        raise RuleBroken("deuce_card")
+
+
+def _trick_play_over(state: MatchState) -> MatchState:
+    return replace(state, tricks_over=True, stage=Stage.SHOWDOWN, declarations=())
+
+
+def _chicago_lost(state: MatchState) -> MatchState:
+    """RULES.md, Phase 3 step 4: the Chicago player loses 15; nobody scores the last trick."""
+    seat = state.chicago
+    assert seat is not None
+    return _score(_trick_play_over(state), seat, -state.rules.chicago, "chicago_lost")
+
+
+def _last_trick_won(state: MatchState, seat: int, card: Card | None) -> MatchState:
+    state = _trick_play_over(state)
+    if state.chicago == seat:
+        return _score(state, seat, state.rules.chicago, "chicago_won")
+    points = state.rules.last_trick
+    if state.rules.deuce_last_trick_double and card is not None and card.rank is Rank.TWO:
+        points *= 2
+    return _score(state, seat, points, "last_trick")
+
+
+# Corrections.
+
+
+def _adjust(state: MatchState, event: Adjust) -> MatchState:
+    if state.stage is Stage.FINISHED:
+        raise RuleBroken("finished", winner=state.winner_name)
+    seat = _seat(state, event.player)
+    if event.points == 0:
+        raise RuleBroken("adjust_zero")
+    state = _score(state, seat, event.points, "adjust", note=event.reason)
+    if state.unsupported is not None and state.unsupported.seat == seat:
+        state = replace(state, unsupported=None)
+    return state
+
+
+_HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
+    Draw: _draw,
+    Dealer: _dealer,
+    Exchange: _exchange,
+    Show: _show,
+    Declare: _declare,
+    Pass: _pass,
+    Tie: _tie,
+    Chicago: _chicago,
+    Trick: _trick,
+    LastTrick: _last_trick,
+    Adjust: _adjust,
+}
+
+
+def apply(state: MatchState, event: Event) -> MatchState:
+    """Apply one event (not an undo) to a state, or raise ``RuleBroken``."""
+    if isinstance(event, Undo):
+        raise TypeError("an undo is applied by replay(), which keeps the earlier states")
+    return _HANDLERS[type(event)](state, event)
+
+
+def replay(players: Sequence[str], rules: Rules, events: Sequence[Event]) -> MatchState:
+    """Fold the events into the state of the match; undos step back (never over an undo).
+
+    A ``RuleBroken`` raised here has ``index`` (the event's position) and ``state``
+    (the match just before that event).
+    """
+    state = MatchState.start(tuple(players), rules)
+    earlier: list[MatchState] = []
+    for index, event in enumerate(events):
+        try:
+            if isinstance(event, Undo):
+                if not earlier:
+                    raise RuleBroken("nothing_to_undo")
+                state = earlier.pop()
+            else:
+                after = _HANDLERS[type(event)](state, event)
+                earlier.append(state)
+                state = after
+        except RuleBroken as error:
+            error.index, error.state = index, state
+            raise
+    return state
+
+
+def in_effect(events: Sequence[Event]) -> list[int]:
+    """The indexes of the events still in effect: undone events and undos left out."""
+    kept: list[int] = []
+    for index, event in enumerate(events):
+        if isinstance(event, Undo):
+            if kept:
+                kept.pop()
+        else:
+            kept.append(index)
+    return kept

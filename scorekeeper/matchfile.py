@@ -1,0 +1,276 @@
+"""Read and write ``chicago-match/1`` documents (MATCH_FORMAT.md).
+
+A document that is not valid raises ``FormatError`` (the CLI's exit 2); an
+event that breaks a rule is the engine's business (``RuleBroken``, exit 1).
+``EVENT_TYPES`` is the one table that maps the file's type names to classes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from scorekeeper.cards import Card, CardError, format_hand, parse_card, parse_hand
+from scorekeeper.events import (
+    Adjust,
+    Chicago,
+    Dealer,
+    Declare,
+    Draw,
+    Event,
+    Exchange,
+    LastTrick,
+    Pass,
+    Show,
+    Tie,
+    Trick,
+    Undo,
+)
+from scorekeeper.hands import DECLARABLE, Category
+from scorekeeper.match import replay
+from scorekeeper.rules import Rules, RulesError
+from scorekeeper.state import MatchState
+
+FORMAT = "chicago-match/1"
+MAX_NAME = 40
+
+EVENT_TYPES: dict[str, type] = {
+    "draw": Draw,
+    "dealer": Dealer,
+    "exchange": Exchange,
+    "show": Show,
+    "declare": Declare,
+    "pass": Pass,
+    "tie": Tie,
+    "chicago": Chicago,
+    "trick": Trick,
+    "last_trick": LastTrick,
+    "adjust": Adjust,
+    "undo": Undo,
+}
+
+
+class FormatError(ValueError):
+    """Not a valid ``chicago-match/1`` document; ``index`` names the event at fault, if one is."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        self.message = message
+        self.index = index
+        super().__init__(message if index is None else f"event {index}: {message}")
+
+
+@dataclass(frozen=True)
+class MatchFile:
+    """A match as the file holds it: players in seat order, rules, and every event."""
+
+    players: tuple[str, ...]
+    rules: Rules = field(default_factory=Rules)
+    events: tuple[Event, ...] = ()
+
+    def replay(self) -> MatchState:
+        """Replay the events under the rules (raises ``RuleBroken``)."""
+        return replay(self.players, self.rules, self.events)
+
+
+# Reading one field.
+
+
+def _name(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise FormatError(f"'{key}' must be a player's name")
+    return value
+
+
+def _count(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
+        raise FormatError(f"'{key}' must be a whole number from 0 to 5")
+    return value
+
+
+def _points(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(f"'{key}' must be a whole number")
+    return value
+
+
+def _reason(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise FormatError(f"'{key}' must be text")
+    return value
+
+
+def _hand_name(key: str, value: Any) -> Category:
+    names = {c.value: c for c in DECLARABLE}
+    if value not in names:
+        raise FormatError(
+            f"'{value}' is not a hand name" if isinstance(value, str) else f"'{key}' must be a hand name"
+        )
+    return names[value]
+
+
+def _hand(key: str, value: Any) -> tuple[Card, ...]:
+    if not isinstance(value, str):
+        raise FormatError(f"'{key}' must be five cards, such as \"Qs Qh 9c 9d 2s\"")
+    try:
+        return parse_hand(value)
+    except CardError as error:
+        raise FormatError(str(error)) from None
+
+
+def _card(key: str, value: Any) -> Card:
+    if not isinstance(value, str):
+        raise FormatError(f"'{key}' must be a card, such as \"Qs\"")
+    try:
+        return parse_card(value)
+    except CardError as error:
+        raise FormatError(str(error)) from None
+
+
+def _by_name(read: Callable[[str, Any], Any]) -> Callable[[str, Any], dict[str, Any]]:
+    def read_map(key: str, value: Any) -> dict[str, Any]:
+        if not isinstance(value, Mapping) or not value:
+            raise FormatError(f"'{key}' must be an object of player name to cards")
+        return {_name(key, name): read(f"{key}.{name}", v) for name, v in value.items()}
+
+    return read_map
+
+
+def _winner(key: str, value: Any) -> str | None:
+    return None if value is None else _name(key, value)
+
+
+# Each type's fields: name -> (reader, required).
+_FIELDS: dict[type, dict[str, tuple[Callable[[str, Any], Any], bool]]] = {
+    Draw: {"cards": (_by_name(_card), True)},
+    Dealer: {"player": (_name, True)},
+    Exchange: {"player": (_name, True), "count": (_count, True)},
+    Show: {"player": (_name, True), "cards": (_hand, True)},
+    Declare: {"player": (_name, True), "hand": (_hand_name, True), "cards": (_hand, False)},
+    Pass: {"player": (_name, True)},
+    Tie: {"winner": (_winner, False), "cards": (_by_name(_hand), False)},
+    Chicago: {"player": (_name, True)},
+    Trick: {"winner": (_name, True), "card": (_card, False)},
+    LastTrick: {"winner": (_name, True), "card": (_card, False)},
+    Adjust: {"player": (_name, True), "points": (_points, True), "reason": (_reason, True)},
+    Undo: {},
+}
+
+
+def read_event(data: Any) -> Event:
+    """Read one event object (no index: ``read_match`` adds it to the error)."""
+    if not isinstance(data, Mapping):
+        raise FormatError("an event must be an object")
+    kind = data.get("type")
+    if kind not in EVENT_TYPES:
+        raise FormatError(
+            f"unknown event type {kind!r}" if isinstance(kind, str) else "an event needs a 'type'"
+        )
+    cls = EVENT_TYPES[kind]
+    spec = _FIELDS[cls]
+    for key in data:
+        if key != "type" and key not in spec:
+            raise FormatError(f"a '{kind}' event has no field '{key}'")
+    values: dict[str, Any] = {}
+    for key, (read, required) in spec.items():
+        if key in data:
+            values[key] = read(key, data[key])
+        elif required:
+            raise FormatError(f"a '{kind}' event needs '{key}'")
+    if cls is Tie and ("winner" in data) == ("cards" in data):
+        raise FormatError("a 'tie' event has either 'winner' or 'cards'")
+    return cls(**values)  # type: ignore[no-any-return]
+
+
+def write_event(event: Event) -> dict[str, Any]:
+    """Write one event in the canonical form (cards as ``Ts``, fields left out when None)."""
+    out: dict[str, Any] = {"type": event.type}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if value is None and not (isinstance(event, Tie) and f.name == "winner" and event.cards is None):
+            continue
+        out[f.name] = _written(value)
+    return out
+
+
+def _written(value: Any) -> Any:
+    if isinstance(value, Card):
+        return repr(value)
+    if isinstance(value, tuple):
+        return format_hand(value)
+    if isinstance(value, Mapping):
+        return {k: _written(v) for k, v in value.items()}
+    if isinstance(value, Category):
+        return value.value
+    return value
+
+
+def read_players(value: Any) -> tuple[str, ...]:
+    """Check the seat order: 2 to 4 distinct, non-empty names of at most 40 characters."""
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise FormatError("'players' must be a list of names")
+    names = tuple(p.strip() for p in value)
+    if not 2 <= len(names) <= 4:
+        raise FormatError(f"Chicago is played by 2 to 4 players, not {len(names)}")
+    for name in names:
+        if not name:
+            raise FormatError("a player's name cannot be empty")
+        if len(name) > MAX_NAME:
+            raise FormatError(f"'{name[:MAX_NAME]}…' is longer than {MAX_NAME} characters")
+    if len({n.casefold() for n in names}) != len(names):
+        raise FormatError("the players' names must be different")
+    return names
+
+
+def load(document: Any) -> MatchFile:
+    """Read a parsed document; raise ``FormatError`` if it is not ``chicago-match/1``."""
+    if not isinstance(document, Mapping):
+        raise FormatError("a match file is a JSON object")
+    if document.get("format") != FORMAT:
+        raise FormatError(f"'format' must be \"{FORMAT}\"")
+    players = read_players(document.get("players"))
+    try:
+        rules = Rules.from_dict(document.get("rules"))
+    except RulesError as error:
+        raise FormatError(str(error)) from None
+    raw = document.get("events", [])
+    if not isinstance(raw, list):
+        raise FormatError("'events' must be a list")
+    events = []
+    for index, data in enumerate(raw):
+        try:
+            events.append(read_event(data))
+        except FormatError as error:
+            raise FormatError(error.message, index) from None
+    return MatchFile(players, rules, tuple(events))
+
+
+def loads(text: str | bytes) -> MatchFile:
+    """Read a match file's text."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise FormatError(f"not valid JSON ({error})") from None
+    return load(document)
+
+
+def dump(match: MatchFile, **extra: Any) -> dict[str, Any]:
+    """The document for a match; ``extra`` adds top-level keys such as ``id``."""
+    return {
+        "format": FORMAT,
+        **extra,
+        "players": list(match.players),
+        "rules": match.rules.to_dict(),
+        "events": [write_event(e) for e in match.events],
+    }
+
+
+def dumps(match: MatchFile, **extra: Any) -> str:
+    """The text of a match file: indented JSON, one event a line."""
+    document = dump(match, **extra)
+    events = document.pop("events")
+    head = json.dumps(document, ensure_ascii=False, indent=2)[:-2]
+    lines = ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in events)
+    body = f'"events": [\n{lines}\n  ]' if events else '"events": []'
+    return f"{head},\n  {body}\n}}\n"

@@ -1,0 +1,169 @@
+"""The points table and the house rules: MATCH_FORMAT.md's ``rules`` object.
+
+``Rules()`` is the base game of RULES.md; every house rule is a field whose
+default is off. ``Rules.from_dict`` reads the object of a match file and
+refuses keys it does not know; ``to_dict`` writes only what differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from scorekeeper.hands import DECLARABLE, Category
+
+
+class RulesError(ValueError):
+    """A ``rules`` object that is not valid: an unknown key or a value of the wrong kind."""
+
+
+class WinMode(StrEnum):
+    """When the match is won (RULES.md, "Winning")."""
+
+    END_OF_ROUND = "end_of_round"
+    FIRST_TO_REACH = "first_to_reach"
+
+
+BASE_POINTS: Mapping[Category, int] = MappingProxyType(
+    {
+        Category.PAIR: 1,
+        Category.TWO_PAIR: 2,
+        Category.THREE_OF_A_KIND: 3,
+        Category.STRAIGHT: 4,
+        Category.FLUSH: 5,
+        Category.FULL_HOUSE: 6,
+        Category.FOUR_OF_A_KIND: 7,
+        Category.STRAIGHT_FLUSH: 8,
+        Category.ROYAL_FLUSH: 52,
+    }
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules one match is played by; the defaults are the base rules."""
+
+    target: int = 52
+    points: Mapping[Category, int] = field(default_factory=lambda: BASE_POINTS)
+    last_trick: int = 5
+    chicago: int = 15
+    chicago_min: int = 15
+    win: WinMode = WinMode.END_OF_ROUND
+    no_exchange_at: int | None = None
+    chicago_leads: bool = False
+    deuce_last_trick_double: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+        """Read a ``rules`` object; ``{}`` or ``None`` gives the base rules.
+
+        >>> Rules.from_dict({"target": 30}).target
+        30
+        >>> Rules.from_dict({"goal": 30})
+        Traceback (most recent call last):
+        ...
+        scorekeeper.rules.RulesError: unknown house rule 'goal'
+        """
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RulesError("'rules' must be an object")
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise RulesError(f"unknown house rule '{key}'")
+            values[key] = _READERS[key](key, value)
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Write the rules that differ from the base rules, in the file's spelling."""
+        base = Rules()
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value, default = getattr(self, f.name), getattr(base, f.name)
+            if f.name == "points":
+                changed = {c.value: v for c, v in value.items() if default[c] != v}
+                if changed:
+                    out["points"] = changed
+            elif value != default:
+                out[f.name] = value.value if isinstance(value, WinMode) else value
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(repr(sorted(self.to_dict().items())))
+
+    def summary(self) -> str:
+        """Say in one line how these rules differ from the base rules."""
+        parts = []
+        if self.target != 52:
+            parts.append(f"target {self.target}")
+        changed = {c: v for c, v in self.points.items() if BASE_POINTS[c] != v}
+        parts += [f"{c.label.lower()} {v}" for c, v in changed.items()]
+        if self.last_trick != 5:
+            parts.append(f"last trick {self.last_trick}")
+        if (self.chicago, self.chicago_min) != (15, 15):
+            parts.append(f"Chicago {self.chicago} from {self.chicago_min} points")
+        if self.win is WinMode.FIRST_TO_REACH:
+            parts.append("first to reach wins")
+        if self.no_exchange_at is not None:
+            parts.append(f"no exchanges from {self.no_exchange_at}")
+        if self.chicago_leads:
+            parts.append("Chicago player leads")
+        if self.deuce_last_trick_double:
+            parts.append("last trick with a 2 doubles")
+        return ", ".join(parts) if parts else "base rules"
+
+
+def _whole(key: str, value: Any, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise RulesError(f"'{key}' must be a whole number of at least {low}")
+    return value
+
+
+def _flag(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"'{key}' must be true or false")
+    return value
+
+
+def _points(key: str, value: Any) -> Mapping[Category, int]:
+    if not isinstance(value, Mapping):
+        raise RulesError("'points' must be an object of hand name to points")
+    table = dict(BASE_POINTS)
+    names = {c.value: c for c in DECLARABLE}
+    for name, points in value.items():
+        if name not in names:
+            raise RulesError(f"'{name}' is not a hand name")
+        table[names[name]] = _whole(f"points.{name}", points)
+    return MappingProxyType(table)
+
+
+def _win(key: str, value: Any) -> WinMode:
+    try:
+        return WinMode(value)
+    except ValueError:
+        raise RulesError("'win' must be 'end_of_round' or 'first_to_reach'") from None
+
+
+def _threshold(key: str, value: Any) -> int | None:
+    return None if value is None else _whole(key, value)
+
+
+_READERS = {
+    "target": lambda k, v: _whole(k, v, low=1),
+    "points": _points,
+    "last_trick": _whole,
+    "chicago": _whole,
+    "chicago_min": _whole,
+    "win": _win,
+    "no_exchange_at": _threshold,
+    "chicago_leads": _flag,
+    "deuce_last_trick_double": _flag,
+}
