@@ -50,8 +50,8 @@ class Rank(IntEnum):
 
     @property
     def plural(self) -> str:
-        """The rank as a word, plural: ``queens``, ``9s``, ``sixes``."""
-        return "sixes" if self is Rank.SIX else self.noun + "s"
+        """The rank as a word, plural: ``queens``, ``9s``."""
+        return self.noun + "s"
 
 
 _NOUNS = {Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king", Rank.ACE: "ace"}
@@ -99,6 +99,9 @@ class Card:
 
     def __hash__(self) -> int:
         return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Card) and self.index == other.index)
 
     def __repr__(self) -> str:
         return self.rank.symbol + self.suit.value

@@ -43,7 +43,7 @@ def check(path: str, as_json: bool) -> int:
     except OSError as error:
         return _refuse_file(as_json, f"{path}: {error.strerror}", None)
     except FormatError as error:
-        return _refuse_file(as_json, str(error), error.index)
+        return _refuse_file(as_json, error, error.index)
     try:
         state = match.replay()
     except RuleBroken as error:
@@ -63,11 +63,11 @@ def check(path: str, as_json: bool) -> int:
     return EXIT_OK
 
 
-def _refuse_file(as_json: bool, message: str, index: int | None) -> int:
+def _refuse_file(as_json: bool, error: str | FormatError, index: int | None) -> int:
     if as_json:
-        _print_json(ok=False, event=index, error=message)
+        _print_json(ok=False, event=index, error=getattr(error, "message", error))
     else:
-        print(f"not a {FORMAT} document: {message}", file=sys.stderr)
+        print(f"not a {FORMAT} document: {error}", file=sys.stderr)
     return EXIT_FORMAT
 
 

@@ -34,7 +34,13 @@ class Category(StrEnum):
     @property
     def label(self) -> str:
         """The name for people: ``Two pair``."""
-        return self.value.replace("_", " ").capitalize()
+        return _LABELS[self]
+
+    @property
+    def phrase(self) -> str:
+        """The category in a sentence: ``a flush``, ``two pair``, ``four of a kind``."""
+        plain = self.label.lower()
+        return plain if plain.split()[0] in ("two", "three", "four") else "a " + plain
 
     @property
     def order(self) -> int:
@@ -48,6 +54,7 @@ class Category(StrEnum):
 
 
 _ORDER = {c: i for i, c in enumerate(Category)}
+_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Category}
 DECLARABLE: tuple[Category, ...] = tuple(c for c in Category if c.is_declarable)
 
 
@@ -240,7 +247,7 @@ _ROLES: dict[Category, tuple[tuple[str, bool], ...]] = {
 def _shared(category: Category, ranks: tuple[Rank, ...], equal: int) -> str:
     """Say what two hands of one category have in common in their first ``equal`` ranks."""
     if equal == 0:
-        return "a " + category.label.lower() if category is not Category.TWO_PAIR else "two pair"
+        return category.phrase
     head = ranks[0]
     match category:
         case Category.PAIR:

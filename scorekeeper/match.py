@@ -95,10 +95,10 @@ def _score(state: MatchState, seat: int, delta: int, reason: str, **info: Any) -
     new = max(0, old + delta)
     scores = state.scores[:seat] + (new,) + state.scores[seat + 1 :]
     change = ScoreChange(state.round, state.phase, seat, new - old, reason, **info)
-    state = replace(state, scores=scores, history=_History(change, state.history))
+    state = state.evolve(scores=scores, history=_History(change, state.history))
     rules = state.rules
     if rules.win is WinMode.FIRST_TO_REACH and delta > 0 and new >= rules.target:
-        return replace(state, winner=seat, stage=Stage.FINISHED)
+        return state.evolve(winner=seat, stage=Stage.FINISHED)
     return state
 
 
@@ -109,8 +109,7 @@ def _start_round(state: MatchState, dealer: int, seats: tuple[int, ...], tiebrea
     """Deal a new round: speaking order starts left of the dealer, who speaks last."""
     n = len(state.players)
     order = tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s in seats)
-    return replace(
-        state,
+    return state.evolve(
         stage=Stage.EXCHANGE,
         round=state.round + 1,
         phase=1,
@@ -123,6 +122,7 @@ def _start_round(state: MatchState, dealer: int, seats: tuple[int, ...], tiebrea
         discards=0,
         reshuffled=False,
         declarations=(),
+        best=None,
         tie=None,
         phase1=None,
         shown=False,
@@ -134,13 +134,13 @@ def _start_round(state: MatchState, dealer: int, seats: tuple[int, ...], tiebrea
 
 
 def _next_phase(state: MatchState) -> MatchState:
-    return replace(
-        state,
+    return state.evolve(
         stage=Stage.EXCHANGE,
         phase=state.phase + 1,
         exchanged=(),
         reshuffled=False,
         declarations=(),
+        best=None,
         tie=None,
     )
 
@@ -153,7 +153,7 @@ def _end_round(state: MatchState) -> MatchState:
     if state.rules.win is WinMode.END_OF_ROUND and (state.tiebreak or top >= state.rules.target):
         leaders = tuple(s for s in seats if state.scores[s] == top)
         if len(leaders) == 1:
-            return replace(state, winner=leaders[0], stage=Stage.FINISHED)
+            return state.evolve(winner=leaders[0], stage=Stage.FINISHED)
         seats, tiebreak_next = leaders, True
     elif not state.tiebreak:
         seats = tuple(range(len(state.players)))
@@ -188,7 +188,7 @@ def _draw(state: MatchState, event: Draw) -> MatchState:
     low = min(card.rank for card in seats.values())
     lowest = tuple(sorted(s for s, card in seats.items() if card.rank == low))
     if len(lowest) > 1:
-        return replace(state, to_draw=lowest)  # only the tied players draw again
+        return state.evolve(to_draw=lowest)  # only the tied players draw again
     return _start_round(state, lowest[0], tuple(range(len(state.players))), False)
 
 
@@ -223,8 +223,7 @@ def _exchange(state: MatchState, event: Exchange) -> MatchState:
         pile, discards = pile - event.count, discards + event.count
     else:  # RULES.md, Phase 3: the discards are shuffled and used as the draw pile
         pile, discards, reshuffled = discards - (event.count - pile), event.count, True
-    return replace(
-        state,
+    return state.evolve(
         exchanged=state.exchanged + (seat,),
         draw_pile=pile,
         discards=discards,
@@ -246,21 +245,24 @@ def _show(state: MatchState, event: Show) -> MatchState:
     if seat in state.exchanged:
         raise RuleBroken("show_late", player=event.player)
     supported = _hand_of(event.cards).category.order >= state.phase1.hand.order
-    return replace(state, shown=True, unsupported=None if supported else state.phase1)
+    return state.evolve(shown=True, unsupported=None if supported else state.phase1)
 
 
 # Showdowns and ties (RULES.md, Phase 1, steps 2 and 3).
 
 
 def _check_turn(state: MatchState, player: str) -> int:
+    """Return the speaker's seat, or refuse: the order is clockwise from the dealer's left."""
+    stage = state.stage
+    if stage is Stage.SHOWDOWN or (stage is Stage.EXCHANGE and state.phase < 3):
+        expected = state.order[len(state.declarations)]
+        if state.players[expected] == player:
+            return expected
     _check_in_round(state)
-    if state.phase == 3 and state.stage in (Stage.EXCHANGE, Stage.TRICKS):
+    if state.phase == 3 and stage in (Stage.EXCHANGE, Stage.TRICKS):
         raise RuleBroken("tricks_first")
-    seat = _taking_part(state, player)
-    expected = state.order[len(state.declarations)]
-    if seat != expected:
-        raise RuleBroken("declare_turn", expected=state.players[expected], player=player)
-    return seat
+    _taking_part(state, player)
+    raise RuleBroken("declare_turn", expected=state.players[expected], player=player)
 
 
 def _shown_cards(state: MatchState) -> Iterable[tuple[int, tuple[Card, ...]]]:
@@ -277,14 +279,17 @@ def _check_cards(state: MatchState, seat: int, cards: tuple[Card, ...], hand: Ca
     actual = _hand_of(cards).category
     if actual is not hand:
         raise RuleBroken("cards_make", cards=format_hand(cards), actual=actual, hand=hand)
+    mine = {card.index for card in cards}
     for other, known in _shown_cards(state):
-        for card in cards:
-            if other != seat and card in known:
+        for card in known:
+            if other != seat and card.index in mine:
                 raise RuleBroken("card_in_two_hands", card=repr(card), other=state.players[other])
 
 
 def _declare(state: MatchState, event: Declare) -> MatchState:
     seat = _check_turn(state, event.player)
+    if not event.hand.is_declarable:
+        raise RuleBroken("high_card", player=event.player)
     best = state.best
     if best is not None and event.hand.order < best.order:
         raise RuleBroken("declare_too_low", player=event.player, best=best)
@@ -299,12 +304,14 @@ def _pass(state: MatchState, event: Pass) -> MatchState:
 
 
 def _spoken(state: MatchState, declaration: Declaration) -> MatchState:
-    state = replace(state, stage=Stage.SHOWDOWN, declarations=state.declarations + (declaration,))
+    best = state.best
+    if declaration.hand is not None and (best is None or declaration.hand.order > best.order):
+        best = declaration.hand
+    state = state.evolve(stage=Stage.SHOWDOWN, declarations=state.declarations + (declaration,), best=best)
     if len(state.declarations) < len(state.order):
         return state
-    best = state.best
     if best is None:
-        return _after_showdown(_outcome(state, None, None, "everybody passed: nobody scores"))
+        return _nobody_scores(state, None, "everybody passed: nobody scores")
     tied = [d for d in state.declarations if d.hand is best]
     if len(tied) == 1:
         return _score_hand(state, tied[0].seat, best, "")
@@ -312,21 +319,22 @@ def _spoken(state: MatchState, declaration: Declaration) -> MatchState:
     tie = PendingTie(best, tuple(d.seat for d in tied), known)
     if len(known) == len(tied):
         return _settle_by_cards(state, tie)
-    return replace(state, stage=Stage.TIE, tie=tie)
+    return state.evolve(stage=Stage.TIE, tie=tie)
 
 
-def _outcome(state: MatchState, seat: int | None, hand: Category | None, text: str) -> MatchState:
-    return replace(state, outcome=Outcome(state.round, state.phase, seat, hand, text))
+def _nobody_scores(state: MatchState, hand: Category | None, reason: str) -> MatchState:
+    outcome = Outcome(state.round, state.phase, None, hand, 0, reason)
+    return _after_showdown(state.evolve(outcome=outcome, tie=None))
 
 
 def _score_hand(state: MatchState, seat: int, hand: Category, reason: str) -> MatchState:
     points = state.rules.points[hand]
-    said = f"{state.players[seat]} +{points}, {hand.label.lower()}"
-    state = _outcome(state, seat, hand, said + (f" ({reason})" if reason else ""))
-    state = _score(state, seat, points, "hand", hand=hand, note=reason)
-    if state.phase == 1:
-        state = replace(state, phase1=Scored(seat, hand, points))
-    return _after_showdown(replace(state, tie=None))
+    state = state.evolve(
+        outcome=Outcome(state.round, state.phase, state.players[seat], hand, points, reason),
+        tie=None,
+        phase1=Scored(seat, hand, points) if state.phase == 1 else state.phase1,
+    )
+    return _after_showdown(_score(state, seat, points, "hand", hand=hand, note=reason))
 
 
 def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
@@ -335,8 +343,7 @@ def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
     (top, seat), (second, _) = values[0], values[1]
     reason = explain(top, second)
     if top == second:
-        state = _outcome(replace(state, tie=None), None, tie.hand, reason + ": nobody scores")
-        return _after_showdown(state)
+        return _nobody_scores(state, tie.hand, reason + ": nobody scores")
     return _score_hand(state, seat, tie.hand, reason)
 
 
@@ -348,8 +355,7 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
     tied = _names(state, tie.seats)
     if event.cards is None:
         if event.winner is None:
-            state = _outcome(replace(state, tie=None), None, tie.hand, "identical hands: nobody scores")
-            return _after_showdown(state)
+            return _nobody_scores(state, tie.hand, "identical hands: nobody scores")
         seat = _seat(state, event.winner)
         if seat not in tie.seats:
             raise RuleBroken("not_in_tie", player=event.winner, players=tied)
@@ -362,7 +368,7 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
             raise RuleBroken("tie_cards_known", player=name)
         _check_cards(state, seat, cards, tie.hand)
         tie = replace(tie, cards=tie.cards + ((seat, cards),))
-        state = replace(state, tie=tie)
+        state = state.evolve(tie=tie)
     if len(tie.cards) == len(tie.seats):
         return _settle_by_cards(state, tie)
     return state
@@ -381,7 +387,7 @@ def _chicago(state: MatchState, event: Chicago) -> MatchState:
     minimum = state.rules.chicago_min
     if state.scores[seat] < minimum:
         raise RuleBroken("chicago_min", player=event.player, score=state.scores[seat], min=minimum)
-    return replace(state, chicago=seat, stage=Stage.TRICKS)
+    return state.evolve(chicago=seat, stage=Stage.TRICKS)
 
 
 def _check_trick_time(state: MatchState) -> None:
@@ -401,7 +407,7 @@ def _trick(state: MatchState, event: Trick) -> MatchState:
     last = len(state.tricks) + 1 == TRICKS_PER_ROUND
     if last and state.chicago is None:
         _check_deuce_card(state, event.card)
-    state = replace(state, stage=Stage.TRICKS, tricks=state.tricks + ((seat, event.card),))
+    state = state.evolve(stage=Stage.TRICKS, tricks=state.tricks + ((seat, event.card),))
     if state.chicago is not None and seat != state.chicago:
         return _chicago_lost(state)
     if not last:
@@ -427,7 +433,7 @@ def _check_deuce_card(state: MatchState, card: Card | None) -> None:
 
 
 def _trick_play_over(state: MatchState) -> MatchState:
-    return replace(state, tricks_over=True, stage=Stage.SHOWDOWN, declarations=())
+    return state.evolve(tricks_over=True, stage=Stage.SHOWDOWN, declarations=(), best=None)
 
 
 def _chicago_lost(state: MatchState) -> MatchState:
@@ -458,7 +464,7 @@ def _adjust(state: MatchState, event: Adjust) -> MatchState:
         raise RuleBroken("adjust_zero")
     state = _score(state, seat, event.points, "adjust", note=event.reason)
     if state.unsupported is not None and state.unsupported.seat == seat:
-        state = replace(state, unsupported=None)
+        state = state.evolve(unsupported=None)
     return state
 
 

@@ -28,6 +28,7 @@ MESSAGES: dict[str, str] = {
     "show_late": "{player} must show before exchanging",
     "tricks_first": "Play the tricks first: the last showdown comes after them",
     "declare_turn": "It is {expected}'s turn to declare or pass, not {player}'s",
+    "high_card": "{player} has no poker hand and can only pass",
     "declare_too_low": "{player} must declare at least {best}, or pass",
     "cards_make": "{cards} make {actual}, not {hand}",
     "card_in_two_hands": "{card} is already in {other}'s hand: one deck is in play",

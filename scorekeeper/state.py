@@ -7,8 +7,9 @@ legal now) instead of working them out again.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Any
 
 from scorekeeper.cards import Card
 from scorekeeper.hands import DECLARABLE, Category
@@ -72,21 +73,45 @@ class ScoreChange:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How the latest showdown ended, in words (who scored, or why nobody did)."""
+    """How the latest showdown ended: who scored (``player``, None for nobody) and why."""
 
     round: int
     phase: int
-    seat: int | None
+    player: str | None
     hand: Category | None
-    text: str
+    points: int
+    reason: str
+
+    @property
+    def text(self) -> str:
+        """The outcome in words: ``Cia +2, two pair (…)`` or why nobody scored."""
+        if self.player is None or self.hand is None:
+            return self.reason
+        said = f"{self.player} +{self.points}, {self.hand.label.lower()}"
+        return f"{said} ({self.reason})" if self.reason else said
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _History:
     """A persistent list of score changes (newest first), so that appending costs O(1)."""
 
     change: ScoreChange
     before: _History | None
+
+    def __eq__(self, other: object) -> bool:
+        # Walk the list instead of recursing: a long match has hundreds of changes.
+        a: _History | None = self
+        b = other
+        while isinstance(a, _History) and isinstance(b, _History):
+            if a is b:
+                return True
+            if a.change != b.change:
+                return False
+            a, b = a.before, b.before
+        return a is None and b is None
+
+    def __hash__(self) -> int:
+        return hash(self.change)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +125,13 @@ class NextAction:
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MatchState:
-    """Everything the rules need to know about a match after some events."""
+    """Everything the rules need to know about a match after some events.
+
+    Not slotted: ``evolve`` copies the instance dictionary, which is what keeps
+    a replay of 1,000 events within a few milliseconds.
+    """
 
     players: tuple[str, ...]
     rules: Rules
@@ -119,6 +148,7 @@ class MatchState:
     discards: int = 0
     reshuffled: bool = False
     declarations: tuple[Declaration, ...] = ()
+    best: Category | None = None  # the best category declared so far in this showdown
     tie: PendingTie | None = None
     phase1: Scored | None = None
     shown: bool = False
@@ -129,6 +159,14 @@ class MatchState:
     winner: int | None = None
     outcome: Outcome | None = None
     history: _History | None = field(default=None, repr=False)
+
+    def evolve(self, **changes: Any) -> MatchState:
+        """A copy with some fields changed (``dataclasses.replace``, without its cost)."""
+        if not changes.keys() <= _STATE_FIELDS:
+            raise TypeError(f"MatchState has no field {sorted(changes.keys() - _STATE_FIELDS)}")
+        new = object.__new__(MatchState)
+        object.__setattr__(new, "__dict__", self.__dict__ | changes)
+        return new
 
     @classmethod
     def start(cls, players: tuple[str, ...], rules: Rules) -> MatchState:
@@ -157,15 +195,6 @@ class MatchState:
     def dealer_name(self) -> str | None:
         """The dealer's name once the first dealer is known."""
         return None if self.dealer is None else self.players[self.dealer]
-
-    @property
-    def best(self) -> Category | None:
-        """The best category declared so far in the current showdown."""
-        best: Category | None = None
-        for d in self.declarations:
-            if d.hand is not None and (best is None or d.hand.order > best.order):
-                best = d.hand
-        return best
 
     @property
     def speaker(self) -> int | None:
@@ -266,12 +295,10 @@ class MatchState:
             return NextAction("exchange", who, text="Phase 3: exchange, then tricks")
         seat = self.speaker
         assert seat is not None
-        return NextAction(
-            "declare",
-            names[seat],
-            hands=self.legal_hands(),
-            text=f"{names[seat]} to declare or pass",
-        )
+        text = f"{names[seat]} to declare or pass"
+        if self.stage is Stage.EXCHANGE:
+            text = f"exchanges, then {text}"
+        return NextAction("declare", names[seat], hands=self.legal_hands(), text=text)
 
     def iter_changes(self) -> Iterator[ScoreChange]:
         """The score changes, newest first."""
@@ -279,3 +306,6 @@ class MatchState:
         while node is not None:
             yield node.change
             node = node.before
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(MatchState))

@@ -1,0 +1,81 @@
+"""``scorekeeper check FILE [--json]`` over the recorded matches in tests/matches (MATCH_FORMAT.md)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.cli import main
+
+MATCHES = sorted((Path(__file__).parents[1] / "matches").glob("*.json"))
+
+
+def expected_of(path: Path) -> dict:
+    text = path.read_text()
+    if path.name == "truncated.json":  # not JSON at all, so its expectation is here
+        return {"exit": 2, "event": None, "error": "not valid JSON"}
+    return json.loads(text)["expected"]
+
+
+@pytest.mark.parametrize("path", MATCHES, ids=[p.stem for p in MATCHES])
+def test_recorded_match_replays_to_its_stated_result_in_json(path, capsys):
+    expected = expected_of(path)
+    code = main(["check", str(path), "--json"])
+    out = capsys.readouterr().out
+    assert code == expected["exit"]
+    assert out.count("\n") == 1, "exactly one JSON object"
+    result = json.loads(out)
+    assert result["ok"] is (code == 0)
+    if code == 0:
+        assert list(result) == ["ok", "scores", "winner", "round", "status"]
+        for key in ("scores", "winner", "round", "status"):
+            assert result[key] == expected[key]
+    elif code == 1:
+        assert list(result) == ["ok", "event", "error", "scores"]
+        assert (result["event"], result["error"], result["scores"]) == (
+            expected["event"],
+            expected["error"],
+            expected["scores"],
+        )
+    else:
+        assert result["event"] == expected["event"]
+        assert result["error"].startswith(expected["error"])
+
+
+@pytest.mark.parametrize("path", MATCHES, ids=[p.stem for p in MATCHES])
+def test_recorded_match_in_text_prints_totals_and_where_it_stands(path, capsys):
+    expected = expected_of(path)
+    code = main(["check", str(path)])
+    out, err = capsys.readouterr()
+    assert code == expected["exit"]
+    if code == 0:
+        for name, score in expected["scores"].items():
+            assert any(line.split() == [name, str(score)] for line in out.splitlines())
+        if expected["winner"]:
+            assert f"{expected['winner']} won in round {expected['round']}." in out
+        else:
+            assert f"Round {expected['round']}, phase" in out
+        assert err == ""
+    elif code == 1:
+        assert err.strip() == f"event {expected['event']}: {expected['error']}"
+    else:
+        assert err.startswith("not a chicago-match/1 document: ")
+
+
+def test_a_missing_file_is_exit_2(tmp_path, capsys):
+    assert main(["check", str(tmp_path / "nope.json"), "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+
+
+def test_the_console_script_runs_as_installed():
+    path = next(p for p in MATCHES if p.stem == "chicago-below-15")
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "check", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == "event 7: Cia has 9 points; Chicago needs 15"

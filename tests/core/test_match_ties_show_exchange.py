@@ -1,0 +1,206 @@
+"""Tie comparisons, the phase-2 show and exchanges (RULES.md, "Phase 1", "Phase 2", "Phase 3" step 1)."""
+
+import pytest
+from conftest import QUIET_PHASE, play
+from test_match_dealer_and_showdown import refused
+
+from scorekeeper.hands import Category
+from scorekeeper.rules import Rules
+from scorekeeper.state import Scored, Stage
+
+TIED = "dealer Anna; declare Bo two_pair; declare Cia two_pair; pass Anna"
+
+
+# Ties for the best category.
+
+
+def test_tied_hands_given_with_their_cards_are_compared_card_by_card():
+    state = play(
+        "dealer Anna; declare Bo two_pair Ks Kh 4c 4d 2s; declare Cia two_pair Kd Kc 4h 4s 9s; pass Anna"
+    )
+    assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 2}
+    assert state.outcome is not None
+    assert (
+        state.outcome.text == "Cia +2, two pair (both have two pair, kings and 4s; 9 beats 2 as the kicker)"
+    )
+
+
+def test_identical_best_hands_mean_nobody_scores():
+    state = play("dealer Anna; declare Bo flush 9h 7h 5h 4h 2h; declare Cia flush 9s 7s 5s 4s 2s; pass Anna")
+    assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 0}
+    assert state.outcome is not None and "nobody scores" in state.outcome.text
+    assert state.phase == 2
+
+
+def test_two_identical_best_hands_beat_a_lower_third_and_nobody_scores():
+    state = play(
+        "dealer Anna; declare Bo pair Qs Qh 5c 4d 2s; declare Cia pair Qd Qc 5h 4s 2h; "
+        "declare Anna pair Js Jh Ac Kd 9s"
+    )
+    assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 0}
+
+
+def test_the_best_of_three_tied_hands_scores():
+    state = play(
+        "dealer Anna; declare Bo pair Qs Qh 5c 4d 2s; declare Cia pair Ks Kh 5h 4s 2h; "
+        "declare Anna pair Js Jh Ac Kd 9s"
+    )
+    assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 1}
+
+
+def test_a_tie_without_all_cards_waits_for_a_tie_event():
+    state = play(TIED)
+    assert state.stage is Stage.TIE
+    action = state.next_action()
+    assert (action.kind, action.players) == ("tie", ("Bo", "Cia"))
+    refused(f"{TIED}; exchange Bo 2", "First settle the tie between Bo and Cia")
+
+
+def test_the_scorekeepers_verdict_settles_a_tie():
+    assert play(f"{TIED}; tie Cia").totals == {"Anna": 0, "Bo": 0, "Cia": 2}
+
+
+def test_a_verdict_of_identical_hands_scores_nobody():
+    state = play(f"{TIED}; tie identical")
+    assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 0}
+    assert state.phase == 2
+
+
+def test_tie_cards_may_come_one_player_at_a_time():
+    state = play(f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s")
+    assert state.stage is Stage.TIE
+    state = play(f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Cia=Kd,Kc,4h,4s,9s")
+    assert state.totals["Cia"] == 2
+
+
+def test_cards_given_with_a_declaration_count_in_the_tie():
+    state = play("dealer Anna; declare Bo two_pair Ks Kh 4c 4d 2s; declare Cia two_pair; pass Anna")
+    assert state.stage is Stage.TIE
+    assert play(
+        "dealer Anna; declare Bo two_pair Ks Kh 4c 4d 2s; declare Cia two_pair; pass Anna; "
+        "tie Cia=Qs,Qh,Jc,Jd,As"
+    ).totals == {"Anna": 0, "Bo": 2, "Cia": 0}
+
+
+@pytest.mark.parametrize(
+    ("tie", "message"),
+    [
+        ("tie Anna", "Anna is not in the tie between Bo and Cia"),
+        ("tie Anna=Ks,Kh,4c,4d,2s", "Anna is not in the tie between Bo and Cia"),
+        ("tie Bo=Ks,Kh,4c,3d,2s", "Ks Kh 4c 3d 2s make Pair, not Two pair"),
+    ],
+)
+def test_a_tie_event_must_fit_the_tie(tie, message):
+    refused(f"{TIED}; {tie}", message)
+
+
+def test_tie_cards_are_given_once_and_from_one_deck():
+    refused(f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Bo=Ks,Kh,4c,4d,3s", "Bo's cards are already known")
+    refused(
+        f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Cia=Ks,Kd,4h,4s,9s",
+        "Ks is already in Bo's hand: one deck is in play",
+    )
+
+
+def test_there_is_no_tie_to_settle_without_a_tie():
+    refused("dealer Anna; tie Bo", "There is no tie to settle")
+
+
+# Phase 2: the phase-1 scorer shows their hand before exchanging.
+
+SCORED_TWO_PAIR = "dealer Anna; declare Bo two_pair; pass Cia; pass Anna"
+
+
+def test_the_phase_1_scorer_is_known_for_the_show_reminder():
+    assert play(SCORED_TWO_PAIR).phase1 == Scored(1, Category.TWO_PAIR, 2)
+
+
+def test_a_show_that_makes_the_claimed_hand_is_supported():
+    state = play(f"{SCORED_TWO_PAIR}; show Bo Qs Qh 9c 9d 2s")
+    assert state.shown and state.unsupported is None
+    assert play(f"{SCORED_TWO_PAIR}; show Bo Qs Qh Qc 9d 2s").unsupported is None  # higher is fine
+
+
+def test_a_show_below_the_claim_is_flagged_and_the_points_can_be_taken_back():
+    state = play(f"{SCORED_TWO_PAIR}; show Bo Qs Qh 9c 5d 2s")
+    assert state.unsupported == Scored(1, Category.TWO_PAIR, 2)
+    state = play(f"{SCORED_TWO_PAIR}; show Bo Qs Qh 9c 5d 2s; adjust Bo -2 show did not support two pair")
+    assert state.unsupported is None
+    assert state.totals["Bo"] == 0
+    assert state.last_change is not None and state.last_change.note == "show did not support two pair"
+
+
+def test_the_show_is_optional_so_an_exchange_is_never_blocked():
+    assert play(f"{SCORED_TWO_PAIR}; exchange Cia 3; exchange Anna 1").exchanged == (2, 0)
+
+
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        (f"{SCORED_TWO_PAIR}; show Cia Qs Qh 9c 9d 2s", "Only Bo, who scored in phase 1, shows their hand"),
+        (
+            f"dealer Anna; {QUIET_PHASE}; show Bo Qs Qh 9c 9d 2s",
+            "Nobody scored in phase 1, so nobody has to show",
+        ),
+        ("dealer Anna; show Bo Qs Qh 9c 9d 2s", "A hand is shown in phase 2, before exchanging"),
+        (f"{SCORED_TWO_PAIR}; exchange Bo 1; show Bo Qs Qh 9c 9d 2s", "Bo must show before exchanging"),
+        (
+            f"{SCORED_TWO_PAIR}; show Bo Qs Qh 9c 9d 2s; show Bo Qs Qh 9c 9d 2s",
+            "Bo has already shown their hand",
+        ),
+    ],
+    ids=["not the scorer", "nobody scored", "phase 1", "after exchanging", "twice"],
+)
+def test_a_show_out_of_place_is_refused(script, message):
+    refused(script, message)
+
+
+# Exchanges.
+
+
+def test_exchanges_go_clockwise_from_the_dealers_left():
+    refused(
+        "dealer Anna; exchange Cia 1; exchange Bo 2",
+        "Exchanges go clockwise from the dealer's left: Bo comes before Cia",
+    )
+    assert play("dealer Anna; exchange Bo 1; exchange Anna 2").exchanged == (1, 0)
+
+
+def test_each_player_exchanges_once_a_phase():
+    refused("dealer Anna; exchange Bo 1; exchange Bo 2", "Bo has already exchanged in phase 1")
+
+
+def test_the_exchange_ends_when_the_showdown_starts():
+    refused("dealer Anna; pass Bo; exchange Cia 2", "The exchange of phase 1 is over")
+
+
+def test_the_draw_pile_counts_down_with_exchanges():
+    state = play("dealer Anna; exchange Bo 3; exchange Cia 0; exchange Anna 5")
+    assert state.draw_pile == 52 - 15 - 8
+    assert state.discards == 8
+    assert state.next_exchanger is None
+
+
+def test_an_empty_draw_pile_is_made_again_from_the_discards():
+    # Four players: 32 cards in the pile. 20 go in phase 1, 10 more in phase 2, then 5.
+    four = "Anna Bo Cia Dan"
+    phase1 = "exchange Bo 5; exchange Cia 5; exchange Dan 5; exchange Anna 5; pass Bo; pass Cia; pass Dan; pass Anna"
+    state = play(f"dealer Anna; {phase1}; exchange Bo 5; exchange Cia 5", four)
+    assert (state.draw_pile, state.discards, state.reshuffled) == (2, 30, False)
+    state = play(f"dealer Anna; {phase1}; exchange Bo 5; exchange Cia 5; exchange Dan 5", four)
+    assert state.reshuffled
+    assert (state.draw_pile, state.discards) == (30 - 3, 5)
+    state = play(f"dealer Anna; {phase1}; exchange Bo 5; exchange Cia 5; exchange Dan 2", four)
+    assert state.draw_pile == 0 and state.reshuffle_now
+
+
+def test_house_rule_no_exchanges_from_a_threshold():
+    rules = Rules(no_exchange_at=46)
+    refused(
+        "adjust Bo 46 head start; dealer Anna; exchange Bo 1",
+        "Bo has 46 points; no exchanges from 46",
+        rules=rules,
+    )
+    assert play("adjust Bo 46 head start; dealer Anna; exchange Bo 0", rules=rules).exchanged == (1,)
+    assert play("adjust Bo 45 head start; dealer Anna; exchange Bo 3", rules=rules).exchanged == (1,)
+    assert play("adjust Bo 46 head start; dealer Anna; exchange Bo 3").exchanged == (1,)

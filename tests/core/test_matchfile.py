@@ -1,0 +1,173 @@
+"""The match file ``chicago-match/1`` (MATCH_FORMAT.md): a public contract."""
+
+import json
+
+import pytest
+from conftest import events
+
+from scorekeeper.cards import parse_hand
+from scorekeeper.events import Declare, Tie
+from scorekeeper.hands import Category
+from scorekeeper.matchfile import EVENT_TYPES, FormatError, MatchFile, dump, dumps, load, loads, read_event
+from scorekeeper.rules import Rules
+
+
+def document(events=(), **changes):
+    doc = {"format": "chicago-match/1", "players": ["Anna", "Bo", "Cia"], "rules": {}, "events": list(events)}
+    doc.update(changes)
+    return doc
+
+
+def test_a_minimal_document_is_read():
+    match = load(document())
+    assert match == MatchFile(("Anna", "Bo", "Cia"), Rules(), ())
+
+
+def test_absent_rules_mean_the_base_rules_and_unknown_top_level_keys_are_ignored():
+    doc = document(id="m1", created_at="2026-11-30", app_version="9")
+    del doc["rules"]
+    assert load(doc).rules == Rules()
+
+
+EVENTS = [
+    {"type": "draw", "cards": {"Anna": "3h", "Bo": "3s", "Cia": "Kd"}},
+    {"type": "dealer", "player": "Bo"},
+    {"type": "exchange", "player": "Bo", "count": 5},
+    {"type": "show", "player": "Bo", "cards": "Qs Qh 9c 9d 2s"},
+    {"type": "declare", "player": "Bo", "hand": "two_pair"},
+    {"type": "declare", "player": "Bo", "hand": "royal_flush", "cards": "Ts Js Qs Ks As"},
+    {"type": "pass", "player": "Bo"},
+    {"type": "tie", "winner": "Bo"},
+    {"type": "tie", "winner": None},
+    {"type": "tie", "cards": {"Bo": "Qs Qh 9c 9d 2s", "Cia": "Ks Kh 9h 9s 2d"}},
+    {"type": "chicago", "player": "Bo"},
+    {"type": "trick", "winner": "Bo"},
+    {"type": "trick", "winner": "Bo", "card": "Ah"},
+    {"type": "last_trick", "winner": "Bo", "card": "2c"},
+    {"type": "last_trick", "winner": "Bo"},
+    {"type": "adjust", "player": "Bo", "points": -2, "reason": "show failed"},
+    {"type": "undo"},
+]
+
+
+@pytest.mark.parametrize("data", EVENTS, ids=[f"{e['type']}-{i}" for i, e in enumerate(EVENTS)])
+def test_every_event_type_reads_and_writes_back_the_same(data):
+    event = read_event(data)
+    assert type(event) is EVENT_TYPES[data["type"]]
+    from scorekeeper.matchfile import write_event
+
+    assert write_event(event) == data
+
+
+def test_every_event_type_has_a_class():
+    assert set(EVENT_TYPES) == {e["type"] for e in EVENTS}
+
+
+def test_cards_are_read_in_any_spelling_and_written_canonically():
+    event = read_event(
+        {"type": "declare", "player": "Bo", "hand": "straight_flush", "cards": "10♥, j♥ Q♥ K♥ 9♥"}
+    )
+    assert event == Declare("Bo", Category.STRAIGHT_FLUSH, parse_hand("Th Jh Qh Kh 9h"))
+    from scorekeeper.matchfile import write_event
+
+    assert write_event(event)["cards"] == "Th Jh Qh Kh 9h"
+
+
+def test_a_tie_verdict_of_identical_is_a_null_winner():
+    assert read_event({"type": "tie", "winner": None}) == Tie(winner=None)
+
+
+BAD_EVENTS = [
+    ({"type": "shuffle"}, "unknown event type 'shuffle'"),
+    ({"player": "Bo"}, "an event needs a 'type'"),
+    ("pass Bo", "an event must be an object"),
+    ({"type": "pass"}, "a 'pass' event needs 'player'"),
+    ({"type": "pass", "player": ""}, "'player' must be a player's name"),
+    ({"type": "pass", "player": "Bo", "hand": "pair"}, "a 'pass' event has no field 'hand'"),
+    ({"type": "exchange", "player": "Bo", "count": 6}, "'count' must be a whole number from 0 to 5"),
+    ({"type": "exchange", "player": "Bo", "count": True}, "'count' must be a whole number from 0 to 5"),
+    ({"type": "exchange", "player": "Bo", "count": "2"}, "'count' must be a whole number from 0 to 5"),
+    ({"type": "declare", "player": "Bo", "hand": "high_card"}, "'high_card' is not a hand name"),
+    ({"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 1x 5d 2s"}, "'1x' is not a card"),
+    (
+        {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh Qs 5d 2s"},
+        "Qs is in the hand twice",
+    ),
+    (
+        {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 5d 2s"},
+        "A hand is five cards, not 4",
+    ),
+    ({"type": "show", "player": "Bo", "cards": ["Qs"]}, "'cards' must be five cards"),
+    ({"type": "tie"}, "a 'tie' event has either 'winner' or 'cards'"),
+    ({"type": "tie", "winner": "Bo", "cards": {"Bo": "Qs Qh 9c 5d 2s"}}, "a 'tie' event has either"),
+    ({"type": "tie", "cards": {}}, "'cards' must be an object of player name to cards"),
+    ({"type": "trick", "winner": "Bo", "card": "Zz"}, "'Zz' is not a card"),
+    ({"type": "adjust", "player": "Bo", "points": 1.5, "reason": "x"}, "'points' must be a whole number"),
+    ({"type": "adjust", "player": "Bo", "points": 2}, "a 'adjust' event needs 'reason'"),
+    ({"type": "draw", "cards": {"Bo": "3s", "Cia": 3}}, "'cards.Cia' must be a card"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), BAD_EVENTS, ids=[m for _, m in BAD_EVENTS])
+def test_a_malformed_event_is_a_format_error_with_its_index(data, message):
+    with pytest.raises(FormatError, match=message) as caught:
+        load(document([{"type": "dealer", "player": "Anna"}, data]))
+    assert caught.value.index == 1
+    assert str(caught.value).startswith("event 1: ")
+
+
+BAD_DOCUMENTS = [
+    ([], "a match file is a JSON object"),
+    (document(format="chicago-match/2"), "'format' must be \"chicago-match/1\""),
+    ({"players": ["Anna", "Bo"]}, "'format' must be"),
+    (document(players=["Anna"]), "Chicago is played by 2 to 4 players, not 1"),
+    (document(players=["A", "B", "C", "D", "E"]), "Chicago is played by 2 to 4 players, not 5"),
+    (document(players=["Anna", "  "]), "a player's name cannot be empty"),
+    (document(players=["Anna", "anna"]), "the players' names must be different"),
+    (document(players=["Anna", "B" * 41]), "longer than 40 characters"),
+    (document(players="Anna Bo"), "'players' must be a list of names"),
+    (document(players=["Anna", 7]), "'players' must be a list of names"),
+    (document(rules={"goal": 3}), "unknown house rule 'goal'"),
+    (document(rules={"points": {"pair": -1}}), "'points.pair' must be a whole number of at least 0"),
+    (document(rules=[]), "'rules' must be an object"),
+    ({**document(), "events": {}}, "'events' must be a list"),
+]
+
+
+@pytest.mark.parametrize(("doc", "message"), BAD_DOCUMENTS, ids=[m for _, m in BAD_DOCUMENTS])
+def test_a_document_that_is_not_chicago_match_1_is_a_format_error(doc, message):
+    with pytest.raises(FormatError, match=message):
+        load(doc)
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1, 2", "not json", b"\xff\xfe"])
+def test_text_that_is_not_json_is_a_format_error(text):
+    with pytest.raises(FormatError, match="not valid JSON"):
+        loads(text)
+
+
+def test_names_are_trimmed():
+    assert load(document(players=[" Anna ", "Bo"])).players == ("Anna", "Bo")
+
+
+def test_export_writes_the_canonical_form_and_reads_back_identically():
+    match = MatchFile(
+        ("Anna", "Bo", "Cia"),
+        Rules.from_dict({"target": 30, "points": {"flush": 6}, "deuce_last_trick_double": True}),
+        tuple(events("dealer Anna; declare Bo flush 10h 8h 6h 4h 2h; pass Cia; tie identical; undo")),
+    )
+    doc = dump(match, id="m1")
+    assert doc["rules"] == {"target": 30, "points": {"flush": 6}, "deuce_last_trick_double": True}
+    assert doc["events"][1]["cards"] == "Th 8h 6h 4h 2h"
+    assert doc["id"] == "m1"
+    text = dumps(match, id="m1")
+    assert json.loads(text) == doc
+    assert loads(text) == match
+
+
+def test_an_unknown_player_in_an_event_is_a_broken_rule_not_a_format_error():
+    from scorekeeper.refusals import RuleBroken
+
+    match = load(document([{"type": "dealer", "player": "Dan"}]))
+    with pytest.raises(RuleBroken, match="event 0: Dan is not playing in this match"):
+        match.replay()

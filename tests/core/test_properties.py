@@ -1,0 +1,62 @@
+"""Properties over random legal play (issue 2): never below zero, deterministic, files round-trip, undo."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from simulate import random_events
+
+from scorekeeper.match import replay
+from scorekeeper.matchfile import MatchFile, dumps, loads
+from scorekeeper.rules import Rules, WinMode
+
+PLAYERS = st.sampled_from([("Anna", "Bo"), ("Anna", "Bo", "Cia"), ("Anna", "Bo", "Cia", "Dan")])
+RULES = st.sampled_from(
+    [
+        Rules(),
+        Rules(target=20),
+        Rules(target=15, win=WinMode.FIRST_TO_REACH),
+        Rules(chicago=20, chicago_min=5, no_exchange_at=10, chicago_leads=True),
+    ]
+)
+
+
+def play_randomly(data, players, rules, steps=120):
+    return random_events(players, rules, lambda options: data.draw(st.sampled_from(options)), steps)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), PLAYERS, RULES)
+def test_random_legal_play_never_yields_a_negative_total(data, players, rules):
+    _, states = play_randomly(data, players, rules)
+    for state in states:
+        assert min(state.scores) >= 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), PLAYERS, RULES)
+def test_replay_is_deterministic_and_matches_step_by_step_play(data, players, rules):
+    events, states = play_randomly(data, players, rules)
+    if events:
+        assert replay(players, rules, events) == replay(players, rules, events) == states[-1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), PLAYERS, RULES)
+def test_export_then_import_is_the_identity(data, players, rules):
+    events, _ = play_randomly(data, players, rules)
+    match = MatchFile(players, rules, tuple(events))
+    again = loads(dumps(match))
+    assert again == match
+    assert dumps(again) == dumps(match)
+    assert again.replay() == match.replay()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), PLAYERS, RULES)
+def test_undo_after_any_event_equals_never_having_recorded_it(data, players, rules):
+    events, _ = play_randomly(data, players, rules, steps=60)
+    from scorekeeper.events import Undo
+
+    for i, event in enumerate(events):
+        if isinstance(event, Undo):
+            continue
+        assert replay(players, rules, [*events[: i + 1], Undo()]) == replay(players, rules, events[:i])

@@ -1,0 +1,36 @@
+"""``pip install .`` (not only an editable install) gives a working ``scorekeeper`` command."""
+
+import json
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_a_plain_install_from_a_wheel_checks_a_match(tmp_path):
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheels.glob("*.whl")
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    pip = env_dir / "bin" / "pip"
+    subprocess.run([str(pip), "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True)
+    match = ROOT / "tests" / "matches" / "two-players-to-royal-flush.json"
+    result = subprocess.run(
+        [str(env_dir / "bin" / "scorekeeper"), "check", str(match), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,  # not the checkout: the installed package must stand alone
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["winner"] == "Bo"
