@@ -7,6 +7,7 @@ rule, 2 the file is not a ``chicago-match/1`` document.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -83,6 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
     checker = commands.add_parser("check", help="replay a chicago-match/1 file and print the totals")
     checker.add_argument("file", help="the match file (JSON)")
     checker.add_argument("--json", action="store_true", help="print one JSON object")
+    server = commands.add_parser("serve", help="start the web app (SQLite file in the instance folder)")
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    server.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the instance folder)")
+    server.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default 1)")
+    server.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
     return parser
 
 
@@ -91,7 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "check":
         return check(args.file, args.json)
-    return EXIT_FORMAT  # pragma: no cover - argparse refuses unknown commands
+    # The shell depends on the core, never the reverse: the web app is loaded only to serve it.
+    server = importlib.import_module("scorekeeper.web.server")
+    server.serve(args.host, args.port, args.db, args.workers, args.threads)
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -516,11 +516,21 @@ def replay(players: Sequence[str], rules: Rules, events: Sequence[Event]) -> Mat
 
 def in_effect(events: Sequence[Event]) -> list[int]:
     """The indexes of the events still in effect: undone events and undos left out."""
+    return _undo_walk(events)[0]
+
+
+def undone(events: Sequence[Event]) -> dict[int, int]:
+    """For each undo, the index of the event it cancelled: ``{undo index: event index}``."""
+    return _undo_walk(events)[1]
+
+
+def _undo_walk(events: Sequence[Event]) -> tuple[list[int], dict[int, int]]:
     kept: list[int] = []
+    cancelled: dict[int, int] = {}
     for index, event in enumerate(events):
         if isinstance(event, Undo):
             if kept:
-                kept.pop()
+                cancelled[index] = kept.pop()
         else:
             kept.append(index)
-    return kept
+    return kept, cancelled

@@ -1,0 +1,61 @@
+"""Turn a posted form into an event, through the match file's own reader.
+
+A form posts the file's field names (``type``, ``player``, ``hand``, …); cards
+come typed (``cards``) and/or picked (``pick``, one per card). Anything that
+does not make a valid event raises ``FormatError`` with a message for people.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.events import Event
+from scorekeeper.matchfile import EVENT_TYPES, FormatError, read_event
+
+INT_FIELDS = ("count", "points")
+
+
+def cards_from(form: MultiDict[str, str], field: str = "cards") -> str | None:
+    """Typed and picked cards together, or None when neither was given."""
+    parts = [form.get(field, "").strip(), *form.getlist("pick")]
+    text = " ".join(p for p in parts if p)
+    return text or None
+
+
+def event_from_form(form: MultiDict[str, str]) -> Event:
+    """Read the posted fields as one event; raise ``FormatError`` if they do not make one."""
+    kind = form.get("type", "")
+    if kind not in EVENT_TYPES or kind == "undo":
+        raise FormatError("That is not an action the scorekeeper can record")
+    data: dict[str, Any] = {"type": kind}
+    for key in ("player", "hand", "winner", "card", "reason"):
+        value = form.get(key, "").strip()
+        if value:
+            data[key] = value
+    for key in INT_FIELDS:
+        if key in form:
+            try:
+                data[key] = int(form[key])
+            except ValueError:
+                raise FormatError(f"'{form[key][:20]}' is not a whole number") from None
+    cards = cards_from(form)
+    if kind == "draw":
+        data["cards"] = {k[5:]: v.strip() for k, v in form.items() if k.startswith("draw.") and v.strip()}
+        if len(data["cards"]) != len([k for k in form if k.startswith("draw.")]):
+            raise FormatError("Enter the card each player drew")
+    elif kind == "tie":
+        data.pop("player", None)
+        if cards is not None:
+            data.pop("winner", None)
+            data["cards"] = {form.get("player", ""): cards}
+        elif "winner" in form:
+            data["winner"] = data.get("winner")  # the verdict button with no name: identical hands
+        else:
+            raise FormatError("Say whose hand is higher, or enter the cards")
+    elif cards is not None:
+        data["cards"] = cards
+    if kind == "adjust":
+        data.setdefault("reason", "")
+    return read_event(data)

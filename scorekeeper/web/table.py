@@ -1,0 +1,136 @@
+"""What the scoring screen shows, worked out once from the match state for the templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import url_for
+
+from scorekeeper.cards import DECK, Suit
+from scorekeeper.feed import describe, describe_change
+from scorekeeper.hands import DECLARABLE
+from scorekeeper.match import in_effect, undone
+from scorekeeper.refusals import RuleBroken
+from scorekeeper.state import MatchState, Stage
+from scorekeeper.web.storage import StoredMatch
+
+FEED_LENGTH = 12
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    score: int
+    dealer: bool
+    turn: bool
+    sitting_out: bool
+    delta: int | None
+
+
+@dataclass(frozen=True)
+class FeedEntry:
+    index: int
+    text: str
+    at: str
+    undone: bool
+
+
+def _seats(state: MatchState, turn: str | None) -> list[Seat]:
+    last = state.last_change
+    return [
+        Seat(
+            name=name,
+            score=state.scores[seat],
+            dealer=seat == state.dealer,
+            turn=name == turn,
+            sitting_out=state.round > 0 and seat not in state.order,
+            delta=last.delta if last is not None and last.seat == seat else None,
+        )
+        for seat, name in enumerate(state.players)
+    ]
+
+
+def _feed(match: StoredMatch) -> list[FeedEntry]:
+    events = match.events
+    cancelled = undone(events)
+    gone = set(cancelled.values())
+    entries = []
+    for index in range(len(events) - 1, max(-1, len(events) - 1 - FEED_LENGTH), -1):
+        text = describe(events[index])
+        if index in cancelled:
+            text = f"Undo: {describe(events[cancelled[index]])}"
+        entries.append(FeedEntry(index, text, match.recorded_at[index][11:16], index in gone))
+    return entries
+
+
+def _chicago_options(state: MatchState) -> list[dict[str, Any]]:
+    options = []
+    for seat in state.order:
+        name, score = state.players[seat], state.scores[seat]
+        reason = ""
+        if score < state.rules.chicago_min:
+            reason = RuleBroken("chicago_min", player=name, score=score, min=state.rules.chicago_min).message
+        options.append({"name": name, "enabled": state.can_call_chicago(seat), "reason": reason})
+    return options
+
+
+def _used_cards(state: MatchState) -> set[str]:
+    used = {repr(c) for d in state.declarations if d.cards for c in d.cards}
+    if state.tie is not None:
+        used |= {repr(c) for _, cards in state.tie.cards for c in cards}
+    return used
+
+
+def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
+    """Everything the table templates read; they compute nothing themselves."""
+    action = state.next_action()
+    names = state.players
+    kept = in_effect(match.events)
+    context: dict[str, Any] = {
+        "match": match,
+        "state": state,
+        "action": action,
+        "seats": _seats(state, action.player),
+        "stage": state.stage.value,
+        "last_change": describe_change(state, state.last_change) if state.last_change else None,
+        "outcome": state.outcome.text if state.outcome else None,
+        "undo_label": describe(match.events[kept[-1]]) if kept else None,
+        "feed": _feed(match),
+        "declarations": [(names[d.seat], d.hand.label if d.hand else "pass") for d in state.declarations],
+        "all_hands": DECLARABLE,
+        "legal": set(state.legal_hands()),
+        "used_cards": _used_cards(state),
+        "deck_rows": [[c for c in DECK if c.suit is suit] for suit in Suit],
+        "participants": [names[s] for s in state.order],
+        "rules_summary": state.rules.summary(),
+        "watch_url": url_for("matches.watch", watch_id=match.watch_id, _external=True),
+        "refusal": None,
+        "spectator": False,
+    }
+    if state.stage in (Stage.EXCHANGE, Stage.TRICKS) and state.phase == 3:
+        context["chicago_options"] = _chicago_options(state)
+        context["trick_number"] = len(state.tricks) + 1
+    if state.tie is not None:
+        context["tied"] = [names[s] for s in state.tie.seats]
+        missing = [names[s] for s in state.tie.seats if state.tie.cards_of(s) is None]
+        context["tie_next"] = missing[0] if missing else None
+    if state.phase1 is not None:
+        context["scorer"] = names[state.phase1.seat]
+    context["exchanger"] = names[state.next_exchanger] if state.next_exchanger is not None else None
+    context["round_summary"] = _round_summary(state)
+    context.update(extra)
+    return context
+
+
+def _round_summary(state: MatchState) -> str | None:
+    """At the start of a round, what the round before brought each player."""
+    if state.round < 2 or state.phase != 1 or state.declarations or state.exchanged:
+        return None
+    gained = dict.fromkeys(state.players, 0)
+    for change in state.iter_changes():
+        if change.round < state.round - 1:
+            break
+        if change.round == state.round - 1:
+            gained[state.players[change.seat]] += change.delta
+    return ", ".join(f"{name} {delta:+d}" for name, delta in gained.items())

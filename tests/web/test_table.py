@@ -1,0 +1,267 @@
+"""The scoring screen through the Flask test client: every route, htmx and plain, refusals, persistence."""
+
+import pytest
+from conftest import HX, MATCHES, Keeper, recorded, soup
+
+from scorekeeper.matchfile import load
+from scorekeeper.web import create_app
+
+
+def test_index_and_new_match_pages_render(client):
+    assert client.get("/").status_code == 200
+    page = soup(client.get("/new"))
+    assert len(page.select("input[name=name]")) == 4
+
+
+def test_starting_a_match_redirects_to_its_table(keeper, client):
+    keeper.new("Anna", "Bo", "Cia")
+    page = keeper.page()
+    assert page.select_one("#table") is not None
+    assert "Who deals first?" in page.select_one("#turn").text
+
+
+def test_the_first_dealer_can_be_picked_when_starting(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Bo")
+    assert keeper.match.version == 1
+    assert "Bo deals" in keeper.page().select_one(".where").text
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (["Anna", "", "", ""], "Chicago is played by 2 to 4 players, not 1"),
+        (["Anna", "anna", "", ""], "the players&#39; names must be different"),
+    ],
+)
+def test_a_bad_new_match_is_refused_and_stores_nothing(client, names, message):
+    response = client.post("/new", data={"name": names, "dealer": "draw", "start": "1"})
+    assert response.status_code == 422
+    assert message in response.text
+    assert "/m/" not in response.headers.get("Location", "")
+
+
+def test_seats_are_reordered_without_storing_anything(client):
+    response = client.post("/new", data={"name": ["Anna", "Bo", "Cia", ""], "move": "2"})
+    assert response.status_code == 200
+    assert [i["value"] for i in soup(response).select("input[name=name]")][:3] == ["Anna", "Cia", "Bo"]
+    assert "Anna" not in client.get("/").text
+
+
+def test_house_rules_are_stored_and_summarised(keeper):
+    keeper.new("Anna", "Bo", target="30", win="first_to_reach", **{"points.four_of_a_kind": "8"})
+    assert keeper.match.rules.to_dict() == {
+        "target": 30,
+        "win": "first_to_reach",
+        "points": {"four_of_a_kind": 8},
+    }
+    assert "target 30, four of a kind 8, first to reach wins" in keeper.page().text
+
+
+def test_an_htmx_action_returns_the_table_fragment(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    response = keeper.post(type="pass", player="Bo")
+    assert response.status_code == 200
+    assert "<html" not in response.text
+    assert soup(response).find().get("id") == "table"
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_a_plain_action_redirects_to_the_table(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    response = keeper.post(type="pass", player="Bo", htmx=False)
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/m/{keeper.match_id}")
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_a_refused_action_shows_the_engines_message_and_stores_nothing(keeper, htmx):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "two_pair")
+    rows = keeper.rows()
+    response = keeper.declare("Cia", "pair", htmx=htmx)
+    assert response.status_code == 422
+    assert (
+        soup(response).select_one("p.refusal[role=alert]").text
+        == "Cia must declare at least Two pair, or pass"
+    )
+    assert ("<html" in response.text) is not htmx
+    assert keeper.rows() == rows
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (
+            {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 1x 5d 2s"},
+            "&#39;1x&#39; is not a card",
+        ),
+        ({"type": "declare", "player": "Bo", "hand": "high_card"}, "&#39;high_card&#39; is not a hand name"),
+        ({"type": "exchange", "player": "Bo", "count": "many"}, "&#39;many&#39; is not a whole number"),
+        (
+            {"type": "exchange", "player": "Bo", "count": "9"},
+            "&#39;count&#39; must be a whole number from 0 to 5",
+        ),
+        ({"type": "shuffle"}, "That is not an action the scorekeeper can record"),
+        ({"type": "tie"}, "Say whose hand is higher, or enter the cards"),
+        ({}, "That is not an action the scorekeeper can record"),
+    ],
+)
+def test_a_malformed_post_gets_a_clear_error_and_changes_nothing(keeper, fields, message):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    rows = keeper.rows()
+    response = keeper.post(**fields)
+    assert response.status_code == 422
+    assert message in response.text
+    assert keeper.rows() == rows
+
+
+def test_a_post_without_a_version_is_refused(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    response = client.post(f"/m/{keeper.match_id}/record", data={"type": "pass", "player": "Bo"}, headers=HX)
+    assert response.status_code == 400
+    assert keeper.rows() == 1
+
+
+def test_a_stale_screen_or_a_double_tap_records_once(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    version = keeper.version
+    first = keeper.post(type="pass", player="Bo", version=version)
+    again = keeper.post(type="pass", player="Bo", version=version)
+    assert first.status_code == 200
+    assert again.status_code == 409
+    assert "nothing was recorded" in again.text
+    assert keeper.rows() == 2
+
+
+def test_undo_says_what_it_undoes_and_walks_back(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "pair")
+    keeper.declare("Cia", "flush")
+    assert "Cia declared flush" in keeper.page().select_one("button.undo").text
+    keeper.post("undo")
+    page = keeper.page()
+    assert "Bo declared pair" in page.select_one("button.undo").text
+    assert "Undo: Cia declared flush" in page.select_one("#feed").text
+    keeper.post("undo")
+    keeper.post("undo")
+    assert keeper.page().select_one("button.undo") is None  # back at the start
+    assert keeper.post("undo").status_code == 422
+
+
+def test_the_undo_button_asks_to_confirm(keeper):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    form = keeper.page().select_one("form.undo")
+    assert form["hx-confirm"] == "Undo: Anna deals first?"
+
+
+def test_only_legal_declarations_are_enabled_and_lower_ones_are_explained(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "straight")
+    buttons = keeper.page().select(".hand-buttons button")
+    enabled = [b["value"] for b in buttons if not b.has_attr("disabled")]
+    assert enabled == ["straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "royal_flush"]
+    assert "At least straight (the best so far), or pass." in keeper.page().text
+
+
+def test_cards_shown_in_the_showdown_are_marked_in_the_picker(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "pair", "Qs Qh 9c 5d 2s")
+    picked = keeper.page().select("#turn input[name=pick][disabled]")
+    assert sorted(i["value"] for i in picked) == ["2s", "5d", "9c", "Qh", "Qs"]
+
+
+def test_picked_and_typed_cards_make_one_hand(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    response = keeper.client.post(
+        f"/m/{keeper.match_id}/record",
+        data={
+            "version": "1",
+            "type": "declare",
+            "player": "Bo",
+            "hand": "two_pair",
+            "cards": "Qs Qh",
+            "pick": ["9c", "9d", "2s"],
+        },
+        headers=HX,
+    )
+    assert response.status_code == 200
+    assert "Bo declared two pair (Qs Qh 9c 9d 2s)" in response.text
+
+
+def test_chicago_is_offered_only_with_enough_points_and_the_reason_is_shown(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.post(type="adjust", player="Bo", points="15", reason="head start")
+    for _ in range(2):
+        for name in ("Bo", "Cia", "Anna"):
+            keeper.post(type="pass", player=name)
+    page = keeper.page()
+    buttons = {b["value"]: b.has_attr("disabled") for b in page.select(".chicago button")}
+    assert buttons == {"Bo": False, "Cia": True, "Anna": True}
+    assert "Cia has 0 points; Chicago needs 15" in page.select_one(".chicago").text
+
+
+def test_a_tie_asks_for_cards_one_player_at_a_time_then_says_who_won(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "two_pair")
+    keeper.declare("Cia", "two_pair")
+    keeper.post(type="pass", player="Anna")
+    assert "Enter Bo's cards" in keeper.page().select_one("#turn").text
+    keeper.post(type="tie", player="Bo", cards="Ks Kh 4c 4d 2s")
+    assert "Enter Cia's cards" in keeper.page().select_one("#turn").text
+    response = keeper.post(type="tie", player="Cia", cards="Kd Kc 4h 4s 9s")
+    assert (
+        "Cia +2, two pair (both have two pair, kings and 4s; 9 beats 2 as the kicker)" in soup(response).text
+    )
+
+
+def test_a_match_survives_a_new_app_on_the_same_database(keeper, app):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "flush")
+    again = create_app(dict(app.config)).test_client()
+    page = soup(again.get(f"/m/{keeper.match_id}"))
+    assert "Bo declared flush" in page.select_one("#feed").text
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p.stem for p in MATCHES.glob("*.json") if p.stem not in ("bad-card", "truncated"))
+)
+def test_a_recorded_match_scored_by_taps_reaches_the_files_result(keeper, path):
+    document = recorded(path)
+    match = load(document)
+    keeper.new(*match.players, **_rule_fields(document.get("rules", {})))
+    for index, event in enumerate(match.events):
+        response = keeper.record(event)
+        if document["expected"]["exit"] == 1 and index == document["expected"]["event"]:
+            assert response.status_code == 422
+            assert document["expected"]["error"] in response.text.replace("&#39;", "'")
+            return
+        assert response.status_code == 200, (index, event, soup(response).select_one(".refusal"))
+    expected = document["expected"]
+    seats = keeper.page().select(".seat")
+    scores = {s.select_one(".name").text: int(s.select_one(".score").text) for s in seats}
+    assert scores == expected["scores"]
+    if expected["winner"]:
+        assert f"{expected['winner']} wins with" in keeper.page().select_one("#turn").text
+
+
+def _rule_fields(rules: dict) -> dict:
+    return {key: str(value) for key, value in rules.items()}
+
+
+def test_export_downloads_the_match_file_that_imports_identically(keeper, client):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "pair", "Qs Qh 9c 5d 2s")
+    keeper.post("undo")
+    response = client.get(f"/m/{keeper.match_id}/export")
+    assert response.mimetype == "application/json"
+    assert "attachment" in response.headers["Content-Disposition"]
+    assert load(response.get_json()) == keeper.match.file
+
+
+def test_an_unknown_match_is_404(client):
+    assert client.get("/m/nope").status_code == 404
+    assert client.post("/m/nope/record", data={"version": "0"}).status_code == 404
+
+
+def _keeper_is_used(keeper: Keeper) -> None:  # keep the fixture's type visible to readers
+    assert keeper

@@ -1,0 +1,81 @@
+"""The read-only live view, and CSRF on every form."""
+
+import re
+
+from conftest import soup
+
+from scorekeeper.web import create_app
+
+
+def watch_id(keeper) -> str:
+    return keeper.match.watch_id
+
+
+def test_the_live_view_shows_the_scoreboard_and_feed_and_cannot_write(keeper, client):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "pair")
+    page = soup(client.get(f"/w/{watch_id(keeper)}"))
+    assert page.select_one("#scoreboard") is not None
+    assert "Bo declared pair" in page.select_one("#feed").text
+    assert page.select("form") == []
+    assert page.select("[hx-post]") == []
+
+
+def test_the_scorekeepers_page_links_the_live_view(keeper):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    assert f"/w/{watch_id(keeper)}" in keeper.page().select_one("footer.links").text
+
+
+def test_an_unchanged_board_is_answered_304_and_a_changed_one_200(keeper, client):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    url = f"/w/{watch_id(keeper)}/board"
+    first = client.get(url, headers={"HX-Request": "true"})
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    assert soup(first).find()["id"] == "board"
+    unchanged = client.get(url, headers={"HX-Request": "true", "If-None-Match": etag})
+    assert unchanged.status_code == 304
+    assert unchanged.data == b""
+    keeper.declare("Bo", "flush")
+    changed = client.get(url, headers={"HX-Request": "true", "If-None-Match": etag})
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
+    assert "Bo declared flush" in changed.text
+
+
+def test_the_board_polls_with_the_version_it_shows(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    board = soup(client.get(f"/w/{watch_id(keeper)}")).select_one("#board")
+    assert board["hx-trigger"] == "every 2s"
+    assert board["hx-headers"] == '{"If-None-Match": "\\"v1\\""}'
+
+
+def test_an_unknown_live_view_is_404(client):
+    assert client.get("/w/nope").status_code == 404
+    assert client.get("/w/nope/board").status_code == 404
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(app, tmp_path):
+    strict = create_app({**app.config, "WTF_CSRF_ENABLED": True})
+    client = strict.test_client()
+    page = client.get("/new")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
+    refused = client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "draw", "start": "1"})
+    assert refused.status_code == 400
+    made = client.post(
+        "/new", data={"name": ["Anna", "Bo"], "dealer": "0", "start": "1", "csrf_token": token}
+    )
+    assert made.status_code == 303
+    match_id = made.headers["Location"].rsplit("/", 1)[1]
+    bad = client.post(f"/m/{match_id}/record", data={"version": "1", "type": "pass", "player": "Bo"})
+    assert bad.status_code == 400
+    good = client.post(
+        f"/m/{match_id}/record",
+        data={"version": "1", "type": "pass", "player": "Bo"},
+        headers={"X-CSRFToken": token},
+    )
+    assert good.status_code == 303
+
+
+def test_csrf_tokens_do_not_expire_during_a_match(app):
+    assert app.config["WTF_CSRF_TIME_LIMIT"] is None
