@@ -24,6 +24,7 @@ class Seat:
     score: int
     dealer: bool
     turn: bool
+    winner: bool
     sitting_out: bool
     delta: int | None
 
@@ -43,7 +44,8 @@ def _seats(state: MatchState, turn: str | None) -> list[Seat]:
             name=name,
             score=state.scores[seat],
             dealer=seat == state.dealer,
-            turn=name == turn,
+            turn=name == turn and not state.is_finished,
+            winner=seat == state.winner,
             sitting_out=state.round > 0 and seat not in state.order,
             delta=last.delta if last is not None and last.seat == seat else None,
         )
@@ -117,6 +119,13 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         context["tie_next"] = missing[0] if missing else None
     if state.phase1 is not None:
         context["scorer"] = names[state.phase1.seat]
+        # RULES.md, Phase 2: the phase-1 scorer shows the hand before exchanging (optional to enter).
+        context["show_due"] = (
+            state.phase == 2
+            and state.stage is Stage.EXCHANGE
+            and not state.shown
+            and state.phase1.seat not in state.exchanged
+        )
     context["exchanger"] = names[state.next_exchanger] if state.next_exchanger is not None else None
     context["round_summary"] = _round_summary(state)
     context.update(extra)

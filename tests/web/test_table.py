@@ -198,6 +198,18 @@ def test_chicago_is_offered_only_with_enough_points_and_the_reason_is_shown(keep
     buttons = {b["value"]: b.has_attr("disabled") for b in page.select(".chicago button")}
     assert buttons == {"Bo": False, "Cia": True, "Anna": True}
     assert "Cia has 0 points; Chicago needs 15" in page.select_one(".chicago").text
+    keeper.post(type="chicago", player="Cia")  # a forged tap on a disabled button is refused too
+    assert "Cia has 0 points; Chicago needs 15" in keeper.post(type="chicago", player="Cia").text
+
+
+def test_when_nobody_may_call_chicago_one_line_says_why(keeper):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    for _ in range(2):
+        keeper.post(type="pass", player="Bo")
+        keeper.post(type="pass", player="Anna")
+    chicago = keeper.page().select_one(".chicago")
+    assert chicago.select("button") == []
+    assert chicago.text.strip() == "No Chicago this round: it needs 15 points (Bo 0, Anna 0)."
 
 
 def test_a_tie_asks_for_cards_one_player_at_a_time_then_says_who_won(keeper):

@@ -1,0 +1,136 @@
+"""Real-browser fixtures: the app under gunicorn on 127.0.0.1, and Debian's Chromium through Playwright.
+
+Playwright cannot download its own browser here, so Chromium is the system
+one (``apt-get install chromium``, done by .ci/run). These tests never skip:
+without Chromium they fail and say why.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output" / "screens"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # Several phones are several windows here: none of them may be throttled as a background tab.
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[str]:
+    """Start ``scorekeeper serve`` on a free loopback port; fail with its output if it dies."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("browser") / "scorekeeper.sqlite"
+    log = tmp_path_factory.mktemp("browser-log") / "server.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port), "--db", str(db)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"the server exited:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url + "/", timeout=1):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                os.killpg(process.pid, signal.SIGKILL)
+                pytest.fail(f"the server did not answer:\n{log.read_text()}")
+            time.sleep(0.1)
+    yield url
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        pytest.fail("Chromium is not installed: apt-get install -y chromium (.ci/run does it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Screens:
+    """Numbered screenshots of every screen a test passes through, under test-output/screens/<test>/."""
+
+    def __init__(self, name: str) -> None:
+        self.folder = OUTPUT / re.sub(r"[^\w-]+", "-", name)
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True)
+        self.count = 0
+
+    def __call__(self, page, what: str, full_page: bool = False) -> None:
+        self.count += 1
+        page.screenshot(path=str(self.folder / f"{self.count:02d}-{what}.png"), full_page=full_page)
+
+
+@pytest.fixture
+def screens(request) -> Screens:
+    return Screens(request.node.name)
+
+
+def new_phone(browser):
+    """A browser context the size of a phone: one person's phone at the table."""
+    return browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+
+
+@pytest.fixture
+def context(browser):
+    context = new_phone(browser)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def other_phone(browser):
+    context = new_phone(browser)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # hx-confirm on undo
+    return page

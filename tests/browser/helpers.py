@@ -1,0 +1,47 @@
+"""Taps as a scorekeeper makes them: click, wait for the answer and the swap."""
+
+from __future__ import annotations
+
+SETTLED = "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+def tap(page, locator) -> None:
+    """Tap a button that posts, and wait until htmx has swapped the answer in."""
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        locator.click()
+    page.wait_for_function(SETTLED)
+
+
+def button(page, name: str):
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def declare(page, player: str, hand: str) -> None:
+    assert player in page.locator("#turn h2").inner_text()
+    tap(page, page.locator(f"#turn button[name=hand][value={hand}]"))
+
+
+def pass_(page, player: str) -> None:
+    tap(page, button(page, f"{player} passes"))
+
+
+def all_pass(page, *players: str) -> None:
+    for player in players:
+        pass_(page, player)
+
+
+def trick(page, winner: str) -> None:
+    tap(page, page.locator(".tricks form").first.get_by_role("button", name=winner, exact=True))
+
+
+def pick_cards(page, prefix: str, cards: str) -> None:
+    for card in cards.split():
+        page.locator(f"label[for={prefix}-{card}]").click()
+
+
+def scores(page) -> dict[str, int]:
+    seats = page.locator("#scoreboard .seat")
+    return {
+        seats.nth(i).locator(".name").inner_text(): int(seats.nth(i).locator(".score").inner_text())
+        for i in range(seats.count())
+    }
