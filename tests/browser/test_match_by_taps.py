@@ -1,19 +1,20 @@
 """A whole match scored by taps at phone size, with the live view following along (issue 3)."""
 
-import re
-
 import pytest
-from helpers import SETTLED, all_pass, button, declare, pass_, pick_cards, scores, tap, trick
+from browsertools import (
+    SETTLED,
+    all_pass,
+    button,
+    declare,
+    pass_,
+    pick_cards,
+    scores,
+    start_match,
+    tap,
+    trick,
+)
 
 pytestmark = pytest.mark.browser
-
-
-def start_match(page, server, *players: str) -> None:
-    page.goto(server + "/new")
-    for i, name in enumerate(players):
-        page.locator("input[name=name]").nth(i).fill(name)
-    page.get_by_role("button", name="Start the match").click()
-    page.wait_for_url(re.compile(r"/m/"))
 
 
 def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, screens):

@@ -3,8 +3,7 @@
 import re
 
 import pytest
-from helpers import button, declare, tap
-from test_match_by_taps import start_match
+from browsertools import button, declare, start_match, tap
 
 pytestmark = pytest.mark.browser
 

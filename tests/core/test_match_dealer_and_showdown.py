@@ -1,7 +1,7 @@
 """The first dealer, turn order and the showdown (RULES.md, "Table and cards", "Phase 1")."""
 
 import pytest
-from conftest import QUIET_PHASE, events, play
+from script import QUIET_PHASE, events, play, refused
 
 from scorekeeper.events import Declare
 from scorekeeper.hands import Category
@@ -11,17 +11,6 @@ from scorekeeper.rules import Rules
 from scorekeeper.state import Stage
 
 PLAYERS = ("Anna", "Bo", "Cia")
-
-
-def refused(
-    script: str, message: str, players: str = "Anna Bo Cia", rules: Rules | None = None
-) -> RuleBroken:
-    """Replay ``script``; its last event must be refused with ``message``, and only it."""
-    with pytest.raises(RuleBroken) as caught:
-        play(script, players, rules)
-    assert caught.value.message == message
-    assert caught.value.index == len(events(script)) - 1
-    return caught.value
 
 
 # First dealer.

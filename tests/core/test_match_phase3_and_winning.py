@@ -1,8 +1,7 @@
 """Phase 3, points and winning (RULES.md, "Phase 3", "Points", "Winning", "House rules")."""
 
 import pytest
-from conftest import QUIET_PHASE, play
-from test_match_dealer_and_showdown import refused
+from script import QUIET_PHASE, play, refused
 
 from scorekeeper.hands import Category
 from scorekeeper.rules import BASE_POINTS, Rules, WinMode

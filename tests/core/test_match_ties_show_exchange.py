@@ -1,8 +1,7 @@
 """Tie comparisons, the phase-2 show and exchanges (RULES.md, "Phase 1", "Phase 2", "Phase 3" step 1)."""
 
 import pytest
-from conftest import QUIET_PHASE, play
-from test_match_dealer_and_showdown import refused
+from script import QUIET_PHASE, play, refused
 
 from scorekeeper.hands import Category
 from scorekeeper.rules import Rules

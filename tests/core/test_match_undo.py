@@ -1,8 +1,7 @@
 """Undo and corrections (MATCH_FORMAT.md, events ``undo`` and ``adjust``)."""
 
 import pytest
-from conftest import QUIET_PHASE, events, play
-from test_match_dealer_and_showdown import refused
+from script import QUIET_PHASE, events, play, refused
 
 from scorekeeper.match import in_effect, replay
 from scorekeeper.rules import Rules

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from conftest import events
+from script import events
 
 from scorekeeper.cards import parse_hand
 from scorekeeper.events import Declare, Tie

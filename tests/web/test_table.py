@@ -1,7 +1,7 @@
 """The scoring screen through the Flask test client: every route, htmx and plain, refusals, persistence."""
 
 import pytest
-from conftest import HX, MATCHES, Keeper, recorded, soup
+from webtools import HX, MATCHES, Keeper, recorded, soup
 
 from scorekeeper.matchfile import load
 from scorekeeper.web import create_app

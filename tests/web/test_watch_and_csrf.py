@@ -2,7 +2,7 @@
 
 import re
 
-from conftest import soup
+from webtools import soup
 
 from scorekeeper.web import create_app
 

@@ -45,3 +45,14 @@ def scores(page) -> dict[str, int]:
         seats.nth(i).locator(".name").inner_text(): int(seats.nth(i).locator(".score").inner_text())
         for i in range(seats.count())
     }
+
+
+def start_match(page, server: str, *players: str) -> None:
+    """Fill the new-match form with the players in seat order and start (the first dealer drawn)."""
+    import re
+
+    page.goto(server + "/new")
+    for i, name in enumerate(players):
+        page.locator("input[name=name]").nth(i).fill(name)
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_url(re.compile(r"/m/"))

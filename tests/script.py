@@ -1,4 +1,4 @@
-"""Shared test helpers: a compact way to write events the way a scoresheet reads."""
+"""Test scripts: events written the way a scoresheet reads, and replayed."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from scorekeeper.events import (
 )
 from scorekeeper.hands import Category
 from scorekeeper.match import replay
+from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
 
@@ -78,6 +79,12 @@ def play(script: str, players: str = "Anna Bo Cia", rules: Rules | None = None) 
 QUIET_PHASE = "pass Bo; pass Cia; pass Anna"
 
 
-@pytest.fixture
-def quiet_phase() -> str:
-    return QUIET_PHASE
+def refused(
+    script: str, message: str, players: str = "Anna Bo Cia", rules: Rules | None = None
+) -> RuleBroken:
+    """Replay ``script``; its last event must be refused with ``message``, and only it."""
+    with pytest.raises(RuleBroken) as caught:
+        play(script, players, rules)
+    assert caught.value.message == message
+    assert caught.value.index == len(events(script)) - 1
+    return caught.value
