@@ -524,6 +524,11 @@ def undone(events: Sequence[Event]) -> dict[int, int]:
     return _undo_walk(events)[1]
 
 
+def undo_walk(events: Sequence[Event]) -> tuple[list[int], dict[int, int]]:
+    """Both answers in one pass: the events in effect, and what each undo cancelled."""
+    return _undo_walk(events)
+
+
 def _undo_walk(events: Sequence[Event]) -> tuple[list[int], dict[int, int]]:
     kept: list[int] = []
     cancelled: dict[int, int] = {}

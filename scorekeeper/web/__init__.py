@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 
 from scorekeeper import __version__
 from scorekeeper.web import storage
+from scorekeeper.web.picker import picker
 
 PACKAGE = Path(__file__).resolve().parent
 # The agreed layout keeps templates/ and static/ at the top of the repository; an
@@ -61,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     Htmx(app)
+    Compress(app)  # zstd, brotli or gzip, as the phone accepts: the table's wifi may be poor
     csrf.init_app(app)
     storage.init_app(app)
 
@@ -68,4 +71,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(matches.bp)
     app.jinja_env.globals["htmx_script"] = matches.HTMX_SCRIPT
+    app.jinja_env.globals["picker"] = picker
     return app

@@ -85,17 +85,16 @@ def _version() -> int | None:
 @bp.post("/m/<match_id>/record")
 def record(match_id: str) -> BaseResponse:
     """Record one scorekeeper action (one event)."""
-    match = _match_or_404(match_id)
     version = _version()
     if version is None:
-        return _table(match, 400, refusal="This form is out of date: reload the page.")
+        return _table(_match_or_404(match_id), 400, refusal="This form is out of date: reload the page.")
     try:
         event = event_from_form(request.form)
         storage.append_event(match_id, version, event)
-    except FormatError as error:
-        return _table(match, 422, refusal=error.message)
-    except RuleBroken as error:
-        return _table(match, 422, refusal=error.message)
+    except LookupError:
+        abort(404)
+    except (FormatError, RuleBroken) as error:
+        return _table(_match_or_404(match_id), 422, refusal=error.message)
     except storage.StaleVersion:
         return _table(_match_or_404(match_id), 409, refusal=STALE)
     return _after_write(match_id)
@@ -104,14 +103,15 @@ def record(match_id: str) -> BaseResponse:
 @bp.post("/m/<match_id>/undo")
 def undo(match_id: str) -> BaseResponse:
     """Cancel the latest event still in effect."""
-    match = _match_or_404(match_id)
     version = _version()
     if version is None:
-        return _table(match, 400, refusal="This form is out of date: reload the page.")
+        return _table(_match_or_404(match_id), 400, refusal="This form is out of date: reload the page.")
     try:
         storage.append_event(match_id, version, Undo())
+    except LookupError:
+        abort(404)
     except RuleBroken as error:
-        return _table(match, 422, refusal=error.message)
+        return _table(_match_or_404(match_id), 422, refusal=error.message)
     except storage.StaleVersion:
         return _table(_match_or_404(match_id), 409, refusal=STALE)
     return _after_write(match_id)
@@ -161,11 +161,15 @@ def watch(watch_id: str) -> Response:
 @bp.get("/w/<watch_id>/board")
 def watch_board(watch_id: str) -> Response:
     """The board fragment; 304 when the match has not changed since the version the page holds."""
-    match = _watched(watch_id)
-    etag = f'"v{match.version}"'
+    version = storage.current_version(watch_id)
+    if version is None:
+        abort(404)
+    etag = f'"v{version}"'
     if request.headers.get("If-None-Match") == etag:
         response = Response(status=304)
     else:
+        match = _watched(watch_id)
+        etag = f'"v{match.version}"'
         context = table_context(match, storage.state_of(match), spectator=True)
         response = render("matches/_board.html", "matches/_board.html", **context)
     response.headers["ETag"] = etag

@@ -1,7 +1,10 @@
 """The event log in SQLite, through sqlite-utils: the source of truth for every match.
 
-One connection per request (in ``g``); every write runs in ``BEGIN IMMEDIATE``
-so that concurrent writers queue on the busy timeout instead of failing.
+One connection per thread, kept open across requests (closing the last
+connection to a WAL database checkpoints it, which cost more than the whole
+request); every write runs in ``BEGIN IMMEDIATE`` so that concurrent writers
+queue on the busy timeout instead of failing. The hot paths use plain SQL
+through ``db.execute``: sqlite-utils' table helpers look the schema up first.
 A match's state is always its events replayed through the engine.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,11 +21,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app
 from sqlite_utils import Database
 
-from scorekeeper.events import Event
-from scorekeeper.match import replay
+from scorekeeper.events import Event, Undo
+from scorekeeper.match import apply, replay
 from scorekeeper.matchfile import MatchFile, read_event, write_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
@@ -73,18 +77,28 @@ def connect(path: str) -> Database:
     return Database(conn)
 
 
+_local = threading.local()
+_CONNECTIONS_PER_THREAD = 4
+
+
 def get_db() -> Database:
-    """The request's connection, opened on first use."""
-    if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
-    db: Database = g.db
+    """This thread's connection to the app's database, opened on first use."""
+    path = current_app.config["DATABASE"]
+    connections: OrderedDict[str, Database] = _local.__dict__.setdefault("connections", OrderedDict())
+    db = connections.get(path)
+    if db is None:
+        db = connections[path] = connect(path)
+        while len(connections) > _CONNECTIONS_PER_THREAD:
+            connections.popitem(last=False)[1].close()
     return db
 
 
-def close_db(_: BaseException | None = None) -> None:
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
+def end_request(_: BaseException | None = None) -> None:
+    """No request leaves a transaction open (TRUST.md R4): roll back whatever an error left."""
+    connections = _local.__dict__.get("connections", {})
+    db = connections.get(current_app.config["DATABASE"])
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
 
 
 def init_app(app: Flask) -> None:
@@ -94,7 +108,7 @@ def init_app(app: Flask) -> None:
         migrations.apply(db)
     finally:
         db.close()
-    app.teardown_appcontext(close_db)
+    app.teardown_appcontext(end_request)
 
 
 @contextmanager
@@ -136,9 +150,38 @@ def create_match(players: tuple[str, ...], rules: Rules) -> str:
     return match_id
 
 
+_ROW_BY = {
+    "id": "SELECT * FROM matches WHERE id = ?",
+    "watch_id": "SELECT * FROM matches WHERE watch_id = ?",
+}
+
+
 def _row(db: Database, column: str, value: str) -> dict[str, Any] | None:
-    rows = list(db.table("matches").rows_where(f"{column} = ?", [value], limit=1))
-    return rows[0] if rows else None
+    cursor = db.execute(_ROW_BY[column], [value])
+    found = cursor.fetchone()
+    if found is None:
+        return None
+    return dict(zip([d[0] for d in cursor.description], found, strict=True))
+
+
+def current_version(watch_id: str) -> int | None:
+    """The version of the match behind a live-view link (one row read), or None."""
+    row = _row(get_db(), "watch_id", watch_id)
+    return None if row is None else int(row["version"])
+
+
+# A match at a given version never changes, so it is kept, parsed and replayed, per
+# (match id, version); a request reads one row to learn the version and reuses the rest.
+_MATCHES: OrderedDict[tuple[str, int], StoredMatch] = OrderedDict()
+_STATES: OrderedDict[tuple[str, int], MatchState] = OrderedDict()
+_KEPT = 256
+
+
+def _keep(cache: OrderedDict[tuple[str, int], Any], key: tuple[str, int], value: Any) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > _KEPT:
+        cache.popitem(last=False)
 
 
 def load_match(match_id: str, *, by_watch_id: bool = False) -> StoredMatch | None:
@@ -147,41 +190,43 @@ def load_match(match_id: str, *, by_watch_id: bool = False) -> StoredMatch | Non
     row = _row(db, "watch_id" if by_watch_id else "id", match_id)
     if row is None:
         return None
-    rows = list(db.table("events").rows_where("match_id = ?", [row["id"]], order_by="seq"))
-    events = tuple(read_event({"type": r["type"], **json.loads(r["payload"])}) for r in rows)
+    cached = _MATCHES.get((row["id"], row["version"]))
+    if cached is not None:
+        return cached
+    rows = db.execute(
+        "SELECT type, payload, recorded_at FROM events WHERE match_id = ? ORDER BY seq", [row["id"]]
+    ).fetchall()
+    events = tuple(read_event({"type": kind, **json.loads(payload)}) for kind, payload, _ in rows)
     file = MatchFile(tuple(json.loads(row["players"])), Rules.from_dict(json.loads(row["rules"])), events)
-    return StoredMatch(
+    stored = StoredMatch(
         row["id"],
         row["watch_id"],
         file,
         row["version"],
         row["created_at"],
         row["updated_at"],
-        tuple(r["recorded_at"] for r in rows),
+        tuple(at for _, _, at in rows),
     )
-
-
-_STATES: OrderedDict[tuple[str, int], MatchState] = OrderedDict()
-_STATES_KEPT = 256
+    _keep(_MATCHES, (stored.id, stored.version), stored)
+    return stored
 
 
 def state_of(match: StoredMatch) -> MatchState:
-    """The match replayed, kept per (match, version) so an unchanged match is not replayed again."""
-    key = (match.id, match.version)
-    state = _STATES.get(key)
+    """The match replayed (kept per version, so an unchanged match is not replayed again)."""
+    state = _STATES.get((match.id, match.version))
     if state is None:
         state = replay(match.players, match.rules, match.events)
-        _STATES[key] = state
-        while len(_STATES) > _STATES_KEPT:
-            _STATES.popitem(last=False)
+        _keep(_STATES, (match.id, match.version), state)
     return state
 
 
-def append_event(match_id: str, version: int, event: Event) -> tuple[StoredMatch, MatchState]:
+def append_event(match_id: str, version: int, event: Event) -> MatchState:
     """Check ``event`` against the whole match and store it, all in one write transaction.
 
     Raises ``StaleVersion`` if the match has moved on since ``version``, and
     ``RuleBroken`` if the engine refuses the event; either way nothing is stored.
+    The state at ``version`` is usually kept, so the event is applied to it
+    directly; an undo (which needs the earlier states) or a cold cache replays.
     """
     db = get_db()
     with immediate(db):
@@ -190,41 +235,41 @@ def append_event(match_id: str, version: int, event: Event) -> tuple[StoredMatch
             raise LookupError(match_id)
         if version != match.version:
             raise StaleVersion(match.version)
-        events = (*match.events, event)
-        state = replay(match.players, match.rules, events)
+        before = _STATES.get((match_id, version))
+        if before is None or isinstance(event, Undo):
+            state = replay(match.players, match.rules, (*match.events, event))
+        else:
+            state = apply(before, event)
         stamp = now()
         payload = write_event(event)
         del payload["type"]
-        db.table("events").insert(
-            {
-                "match_id": match_id,
-                "seq": match.version,
-                "type": event.type,
-                "payload": json.dumps(payload, ensure_ascii=False),
-                "recorded_at": stamp,
-            }
+        db.execute(
+            "INSERT INTO events (match_id, seq, type, payload, recorded_at) VALUES (?, ?, ?, ?, ?)",
+            [match_id, version, event.type, json.dumps(payload, ensure_ascii=False), stamp],
         )
-        db.table("matches").update(
-            match_id,
-            {
-                "version": match.version + 1,
-                "updated_at": stamp,
-                "status": "finished" if state.is_finished else "in_progress",
-                "winner": state.winner_name,
-                "round": state.round,
-            },
+        db.execute(
+            "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ? WHERE id = ?",
+            [
+                version + 1,
+                stamp,
+                "finished" if state.is_finished else "in_progress",
+                state.winner_name,
+                state.round,
+                match_id,
+            ],
         )
-    stored = StoredMatch(
+    after = StoredMatch(
         match.id,
         match.watch_id,
-        MatchFile(match.players, match.rules, events),
-        match.version + 1,
+        MatchFile(match.players, match.rules, (*match.events, event)),
+        version + 1,
         match.created_at,
         stamp,
         (*match.recorded_at, stamp),
     )
-    _STATES[(match.id, stored.version)] = state
-    return stored, state
+    _keep(_MATCHES, (match_id, version + 1), after)
+    _keep(_STATES, (match_id, version + 1), state)
+    return state
 
 
 def recent_matches(limit: int = 50) -> list[dict[str, Any]]:

@@ -7,10 +7,9 @@ from typing import Any
 
 from flask import url_for
 
-from scorekeeper.cards import DECK, Suit
 from scorekeeper.feed import describe, describe_change
 from scorekeeper.hands import DECLARABLE
-from scorekeeper.match import in_effect, undone
+from scorekeeper.match import undo_walk
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.state import MatchState, Stage
 from scorekeeper.web.storage import StoredMatch
@@ -53,9 +52,8 @@ def _seats(state: MatchState, turn: str | None) -> list[Seat]:
     ]
 
 
-def _feed(match: StoredMatch) -> list[FeedEntry]:
+def _feed(match: StoredMatch, cancelled: dict[int, int]) -> list[FeedEntry]:
     events = match.events
-    cancelled = undone(events)
     gone = set(cancelled.values())
     entries = []
     for index in range(len(events) - 1, max(-1, len(events) - 1 - FEED_LENGTH), -1):
@@ -88,7 +86,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     """Everything the table templates read; they compute nothing themselves."""
     action = state.next_action()
     names = state.players
-    kept = in_effect(match.events)
+    kept, cancelled = undo_walk(match.events)
     context: dict[str, Any] = {
         "match": match,
         "state": state,
@@ -98,12 +96,15 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "last_change": describe_change(state, state.last_change) if state.last_change else None,
         "outcome": state.outcome.text if state.outcome else None,
         "undo_label": describe(match.events[kept[-1]]) if kept else None,
-        "feed": _feed(match),
+        "feed": _feed(match, cancelled),
+        "urls": {
+            "matches.record": url_for("matches.record", match_id=match.id),
+            "matches.undo": url_for("matches.undo", match_id=match.id),
+        },
         "declarations": [(names[d.seat], d.hand.label if d.hand else "pass") for d in state.declarations],
         "all_hands": DECLARABLE,
         "legal": set(state.legal_hands()),
         "used_cards": _used_cards(state),
-        "deck_rows": [[c for c in DECK if c.suit is suit] for suit in Suit],
         "participants": [names[s] for s in state.order],
         "rules_summary": state.rules.summary(),
         "watch_url": url_for("matches.watch", watch_id=match.watch_id, _external=True),

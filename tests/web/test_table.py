@@ -277,3 +277,19 @@ def test_an_unknown_match_is_404(client):
 
 def _keeper_is_used(keeper: Keeper) -> None:  # keep the fixture's type visible to readers
     assert keeper
+
+
+def test_the_cached_state_after_each_tap_equals_a_full_replay(keeper, app):
+    from scorekeeper.web import storage
+
+    document = recorded("two-players-to-royal-flush")
+    match = load(document)
+    keeper.new(*match.players)
+    for event in match.events:
+        assert keeper.record(event).status_code == 200
+        with app.app_context():
+            stored = storage.load_match(keeper.match_id)
+            cached = storage.state_of(stored)
+            storage._STATES.clear()
+            storage._MATCHES.clear()
+            assert storage.state_of(stored) == cached
