@@ -24,7 +24,12 @@ def test_a_plain_install_from_a_wheel_checks_a_match(tmp_path):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     # The agreed layout keeps templates/ and static/ at the top; the wheel must carry them.
-    for shipped in ("templates/base.html", "templates/matches/_turn.html", "static/app.css", "static/vendor/htmx-2.0.11.min.js"):
+    for shipped in (
+        "templates/base.html",
+        "templates/matches/_turn.html",
+        "static/app.css",
+        "static/vendor/htmx-2.0.11.min.js",
+    ):
         assert f"scorekeeper/web/{shipped}" in names, shipped
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
