@@ -89,6 +89,11 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     declare(page, "Bo", "three_of_a_kind")
     pass_(page, "Cia")
     all_pass(page, "Anna", "Bo", "Cia")
+    chicago = page.locator(".chicago")
+    assert chicago.get_by_role("button", name="Anna calls Chicago").is_disabled()
+    assert chicago.get_by_role("button", name="Cia calls Chicago").is_disabled()
+    assert "Anna has 10 points; Chicago needs 15" in chicago.inner_text()
+    screens(page, "chicago-refused-for-anna-and-cia")
     tap(page, button(page, "Bo calls Chicago"))
     screens(page, "chicago-called")
     for _ in range(5):
