@@ -90,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the instance folder)")
     server.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default 1)")
     server.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    exporter = commands.add_parser("export", help="print a stored match as a chicago-match/1 file")
+    exporter.add_argument("match_id")
+    importer = commands.add_parser("import", help="store a chicago-match/1 file as a new match")
+    importer.add_argument("file")
+    backup = commands.add_parser("backup", help="copy the whole database (SQLite online backup)")
+    backup.add_argument("path")
+    for command in (exporter, importer, backup):
+        command.add_argument("--db", help="the SQLite file (default: the instance folder's)")
     return parser
 
 
@@ -98,10 +106,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "check":
         return check(args.file, args.json)
-    # The shell depends on the core, never the reverse: the web app is loaded only to serve it.
-    server = importlib.import_module("scorekeeper.web.server")
-    server.serve(args.host, args.port, args.db, args.workers, args.threads)
-    return EXIT_OK
+    # The shell depends on the core, never the reverse: it is loaded only for its own commands.
+    if args.command == "serve":
+        server = importlib.import_module("scorekeeper.web.server")
+        server.serve(args.host, args.port, args.db, args.workers, args.threads)
+        return EXIT_OK
+    database = importlib.import_module("scorekeeper.web.commands")
+    if args.command == "export":
+        return int(database.export_match(args.match_id, args.db))
+    if args.command == "import":
+        return int(database.import_match(args.file, args.db))
+    return int(database.backup(args.path, args.db))
 
 
 if __name__ == "__main__":

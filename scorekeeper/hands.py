@@ -318,8 +318,52 @@ def compare(first: str | Iterable[str | Card], second: str | Iterable[str | Card
     return Comparison(a, b, -1, explain(b, a))
 
 
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A hand's place among several (equal hands share a place) and why it beats the next one."""
+
+    place: int
+    label: str
+    cards: tuple[Card, ...]
+    hand: Hand
+    beats_next: str | None
+
+
+def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[Ranked]:
+    """Rank labelled hands from the best down, card by card; one deck, so no card may be in two hands.
+
+    >>> ranked = rank_hands([("Bo", "9s 7s 5s 4s 2s"), ("Cia", "Qh 9h 7h 4h 2h")])
+    >>> [(r.place, r.label, r.beats_next) for r in ranked]
+    [(1, 'Cia', 'both have a flush; queen beats 9 as the first card'), (2, 'Bo', None)]
+    >>> rank_hands([("Bo", "Qs Qh 9c 9d 2s"), ("Cia", "Qs Kh Kc 4d 3s")])
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cards.CardError: Qs is in Bo's hand and Cia's: one deck is in play
+    """
+    parsed = [(label, parse_hand(cards)) for label, cards in hands]
+    owner: dict[Card, str] = {}
+    for label, cards in parsed:
+        for card in cards:
+            if card in owner:
+                raise CardError(f"{card!r} is in {owner[card]}'s hand and {label}'s: one deck is in play")
+            owner[card] = label
+    valued = sorted(
+        ((evaluate(cards), label, cards) for label, cards in parsed), key=lambda v: v[0], reverse=True
+    )
+    ranked: list[Ranked] = []
+    for i, (hand, label, cards) in enumerate(valued):
+        place = ranked[-1].place if ranked and ranked[-1].hand == hand else i + 1
+        following = valued[i + 1][0] if i + 1 < len(valued) else None
+        ranked.append(
+            Ranked(place, label, cards, hand, None if following is None else explain(hand, following))
+        )
+    return ranked
+
+
 __all__ = [
     "Comparison",
+    "Ranked",
+    "rank_hands",
     "compare",
     "explain",
     "DECLARABLE",

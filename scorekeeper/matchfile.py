@@ -206,18 +206,25 @@ def _written(value: Any) -> Any:
     return value
 
 
+def read_name(value: Any) -> str:
+    """Check one player's name: trimmed, not empty, at most 40 characters."""
+    if not isinstance(value, str):
+        raise FormatError("a player's name must be text")
+    name = value.strip()
+    if not name:
+        raise FormatError("a player's name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise FormatError(f"'{name[:MAX_NAME]}…' is longer than {MAX_NAME} characters")
+    return name
+
+
 def read_players(value: Any) -> tuple[str, ...]:
     """Check the seat order: 2 to 4 distinct, non-empty names of at most 40 characters."""
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         raise FormatError("'players' must be a list of names")
-    names = tuple(p.strip() for p in value)
-    if not 2 <= len(names) <= 4:
-        raise FormatError(f"Chicago is played by 2 to 4 players, not {len(names)}")
-    for name in names:
-        if not name:
-            raise FormatError("a player's name cannot be empty")
-        if len(name) > MAX_NAME:
-            raise FormatError(f"'{name[:MAX_NAME]}…' is longer than {MAX_NAME} characters")
+    if not 2 <= len(value) <= 4:
+        raise FormatError(f"Chicago is played by 2 to 4 players, not {len(value)}")
+    names = tuple(read_name(p) for p in value)
     if len({n.casefold() for n in names}) != len(names):
         raise FormatError("the players' names must be different")
     return names

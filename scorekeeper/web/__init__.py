@@ -41,6 +41,8 @@ def _secret_key(instance: Path) -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create the app; ``test_config`` overrides the configuration (tests pass a temporary DATABASE)."""
+    from scorekeeper.web import history, matches
+
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -62,14 +64,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
+    @app.before_request
+    def allow_long_match_files() -> None:
+        # Registered before CSRFProtect, which reads the form: only an import may post a long file.
+        from flask import request
+
+        if request.endpoint == "history.import_file":
+            request.max_content_length = history.IMPORT_LIMIT
+
     Htmx(app)
     Compress(app)  # zstd, brotli or gzip, as the phone accepts: the table's wifi may be poor
     csrf.init_app(app)
     storage.init_app(app)
 
-    from scorekeeper.web import matches
-
     app.register_blueprint(matches.bp)
+    app.register_blueprint(history.bp)
     app.jinja_env.globals["htmx_script"] = matches.HTMX_SCRIPT
     app.jinja_env.globals["picker"] = picker
     return app

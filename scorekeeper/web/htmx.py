@@ -21,7 +21,7 @@ def wants_partial() -> bool:
     return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 
-def render(page: str, partial: str, status: int = 200, **context: Any) -> Response:
+def render(page: str, partial: str, /, status: int = 200, **context: Any) -> Response:
     """Render the fragment for htmx, the whole page otherwise; responses vary on HX-Request."""
     template = partial if wants_partial() else page
     response = make_response(render_template(template, **context), status)

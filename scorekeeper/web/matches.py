@@ -18,7 +18,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.events import Undo
 from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.refusals import RuleBroken
-from scorekeeper.web import storage
+from scorekeeper.web import stats, storage
+from scorekeeper.web.chart import chart
 from scorekeeper.web.forms import event_from_form
 from scorekeeper.web.htmx import HTMX_SCRIPT, render
 from scorekeeper.web.newmatch import new_match_form, read_new_match
@@ -41,8 +42,25 @@ def _match_or_404(match_id: str) -> storage.StoredMatch:
 
 
 @bp.get("/")
-def index() -> str | Response:
-    return render("matches/index.html", "matches/index.html", matches=storage.recent_matches())
+def index() -> Response:
+    """Matches, newest first, optionally one player's; each with a small chart of its totals."""
+    player = request.args.get("player", "")
+    person = int(player) if player.isdigit() else None
+    page_arg = request.args.get("page", "1")
+    page = int(page_arg) if page_arg.isdigit() and int(page_arg) > 0 else 1
+    rows, more = stats.list_matches(person, page)
+    for row in rows:
+        row["small_chart"] = chart(
+            row["chart"] or [[0] * len(row["players"])], row["players"], row["target"], 96, 28
+        )
+    context: dict[str, Any] = {
+        "matches": rows,
+        "more": more,
+        "page": page,
+        "person": person,
+        "people": stats.people(),
+    }
+    return render("matches/index.html", "matches/index.html", **context)
 
 
 @bp.route("/new", methods=["GET", "POST"])

@@ -7,6 +7,7 @@ Its markup lives in the ``picker`` macro of ``matches/_macros.html``; rendering
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from flask import current_app, get_template_attribute
 from markupsafe import Markup
@@ -16,13 +17,16 @@ from scorekeeper.cards import DECK, Suit
 DECK_ROWS = [[card for card in DECK if card.suit is suit] for suit in Suit]
 
 
-def picker(prefix: str, used: Iterable[str] = (), open: bool = False) -> Markup:
-    """The picker's HTML, from the app's cache when these arguments were rendered before."""
-    cache: dict[tuple[str, frozenset[str], bool], Markup] = current_app.extensions.setdefault("pickers", {})
-    key = (prefix, frozenset(used), open)
+def picker(prefix: str, used: Iterable[str] = (), open: bool = False, **names: str) -> Markup:
+    """The picker's HTML, from the app's cache when these arguments were rendered before.
+
+    ``names`` may rename its fields (``field``, ``pick``) and its ``summary``, or fill in ``value``.
+    """
+    cache: dict[tuple[Any, ...], Markup] = current_app.extensions.setdefault("pickers", {})
+    key = (prefix, frozenset(used), open, tuple(sorted(names.items())))
     if key not in cache:
         macro = get_template_attribute("matches/_macros.html", "picker")
-        cache[key] = Markup(macro(prefix, DECK_ROWS, key[1], open))
+        cache[key] = Markup(macro(prefix, DECK_ROWS, key[1], open, **names))
         if len(cache) > 512:
             cache.pop(next(iter(cache)))
     return cache[key]

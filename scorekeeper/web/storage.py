@@ -25,11 +25,14 @@ from flask import Flask, current_app
 from sqlite_utils import Database
 
 from scorekeeper.events import Event, Undo
+from scorekeeper.hands import Category
 from scorekeeper.match import apply, replay
-from scorekeeper.matchfile import MatchFile, read_event, write_event
+from scorekeeper.matchfile import MatchFile, read_event, read_name, write_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
+from scorekeeper.summary import figures, totals_by_round
 from scorekeeper.web import migrations
+from scorekeeper.web.migrations import POINT_SOURCES
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -130,24 +133,42 @@ def now() -> str:
 def create_match(players: tuple[str, ...], rules: Rules) -> str:
     """Store a new match with no events; return its id."""
     db = get_db()
-    match_id = secrets.token_urlsafe(12)
-    stamp = now()
     with immediate(db):
-        db.table("matches").insert(
-            {
-                "id": match_id,
-                "watch_id": secrets.token_urlsafe(12),
-                "players": json.dumps(list(players)),
-                "rules": json.dumps(rules.to_dict()),
-                "created_at": stamp,
-                "updated_at": stamp,
-                "version": 0,
-                "status": "in_progress",
-                "round": 0,
-            }
+        return _insert_match(db, players, rules, now())
+
+
+def _insert_match(db: Database, players: tuple[str, ...], rules: Rules, stamp: str) -> str:
+    """The rows of a new match and its players' names (inside the caller's transaction)."""
+    match_id = secrets.token_urlsafe(12)
+    db.execute(
+        "INSERT INTO matches (id, watch_id, players, rules, created_at, updated_at, version, status, round)"
+        " VALUES (?, ?, ?, ?, ?, ?, 0, 'in_progress', 0)",
+        [
+            match_id,
+            secrets.token_urlsafe(12),
+            json.dumps(list(players)),
+            json.dumps(rules.to_dict()),
+            stamp,
+            stamp,
+        ],
+    )
+    for name in players:
+        db.execute(
+            "INSERT INTO players (name, last_played) VALUES (?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET last_played = excluded.last_played",
+            [name, stamp],
         )
-        db.table("players").upsert_all([{"name": name, "last_played": stamp} for name in players], pk="name")
+        if _person_of(db, name) is None:
+            person = db.execute("INSERT INTO people (name) VALUES (?)", [name]).lastrowid
+            db.execute("INSERT INTO aliases (name, person_id) VALUES (?, ?)", [name, person])
+    state = MatchState.start(players, rules)
+    _store_figures(db, StoredMatch(match_id, "", MatchFile(players, rules), 0, stamp, stamp, ()), state)
     return match_id
+
+
+def _person_of(db: Database, name: str) -> int | None:
+    found = db.execute("SELECT person_id FROM aliases WHERE name = ?", [name]).fetchone()
+    return None if found is None else int(found[0])
 
 
 _ROW_BY = {
@@ -258,18 +279,67 @@ def append_event(match_id: str, version: int, event: Event) -> MatchState:
                 match_id,
             ],
         )
-    after = StoredMatch(
-        match.id,
-        match.watch_id,
-        MatchFile(match.players, match.rules, (*match.events, event)),
-        version + 1,
-        match.created_at,
-        stamp,
-        (*match.recorded_at, stamp),
-    )
+        after = StoredMatch(
+            match.id,
+            match.watch_id,
+            MatchFile(match.players, match.rules, (*match.events, event)),
+            version + 1,
+            match.created_at,
+            stamp,
+            (*match.recorded_at, stamp),
+        )
+        _store_figures(db, after, state)
     _keep(_MATCHES, (match_id, version + 1), after)
     _keep(_STATES, (match_id, version + 1), state)
     return state
+
+
+def _store_figures(db: Database, match: StoredMatch, state: MatchState) -> None:
+    """Keep each player's figures and the chart's points for this match, replacing the old ones."""
+    db.execute("DELETE FROM match_players WHERE match_id = ?", [match.id])
+    columns = [
+        "match_id",
+        "seat",
+        "name",
+        "score",
+        "won",
+        "finished",
+        "rounds",
+        "chicago_won",
+        "chicago_lost",
+    ]
+    columns += ["best_hand", *(f"p_{source}" for source in POINT_SOURCES)]
+    sql = f"INSERT INTO match_players ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    for f in figures(state, match.events):
+        best = -1 if f.best_hand is None else Category(f.best_hand).order
+        values = [
+            match.id,
+            f.seat,
+            f.name,
+            f.score,
+            f.won,
+            f.finished,
+            f.rounds,
+            f.chicago_won,
+            f.chicago_lost,
+        ]
+        db.execute(sql, [*values, best, *(f.points.get(source, 0) for source in POINT_SOURCES)])
+    db.execute("UPDATE matches SET chart = ? WHERE id = ?", [json.dumps(totals_by_round(state)), match.id])
+
+
+def refresh_figures(db: Database, match_id: str) -> None:
+    """Work a stored match's figures out again from its events (migrations, imports)."""
+    row = _row(db, "id", match_id)
+    assert row is not None
+    rows = db.execute(
+        "SELECT type, payload FROM events WHERE match_id = ? ORDER BY seq", [match_id]
+    ).fetchall()
+    events = tuple(read_event({"type": kind, **json.loads(payload)}) for kind, payload in rows)
+    file = MatchFile(tuple(json.loads(row["players"])), Rules.from_dict(json.loads(row["rules"])), events)
+    stored = StoredMatch(
+        match_id, row["watch_id"], file, row["version"], row["created_at"], row["updated_at"], ()
+    )
+    _store_figures(db, stored, file.replay())
 
 
 def recent_matches(limit: int = 50) -> list[dict[str, Any]]:
@@ -283,3 +353,66 @@ def known_players() -> list[str]:
     """Names used before, most recent first, to suggest when starting a match."""
     rows = get_db().table("players").rows_where(order_by="last_played desc", limit=50)
     return [row["name"] for row in rows]
+
+
+class NameTaken(Exception):
+    """A rename to a name that is already someone else's."""
+
+    def __init__(self, name: str, owner: str) -> None:
+        super().__init__(f"{name} is already {owner}'s name: merge the two instead")
+        self.message = str(self)
+
+
+def rename_person(person_id: int, new_name: str) -> None:
+    """Give a person a new name; their earlier names stay theirs, so no history is lost."""
+    name = read_name(new_name)
+    db = get_db()
+    with immediate(db):
+        owner = _person_of(db, name)
+        if owner is not None and owner != person_id:
+            (owner_name,) = db.execute("SELECT name FROM people WHERE id = ?", [owner]).fetchone()
+            raise NameTaken(name, owner_name)
+        if owner is None:
+            db.execute("INSERT INTO aliases (name, person_id) VALUES (?, ?)", [name, person_id])
+        db.execute("UPDATE people SET name = ? WHERE id = ?", [name, person_id])
+
+
+def merge_people(keep_id: int, other_id: int) -> None:
+    """Make two people one: every name of ``other_id`` becomes a name of ``keep_id``."""
+    if keep_id == other_id:
+        return
+    db = get_db()
+    with immediate(db):
+        db.execute("UPDATE aliases SET person_id = ? WHERE person_id = ?", [keep_id, other_id])
+        db.execute("DELETE FROM people WHERE id = ?", [other_id])
+
+
+def import_match(file: MatchFile) -> str:
+    """Store a whole match file as a new match, after the engine has replayed it (``RuleBroken``).
+
+    All of it is written in one transaction, or nothing is.
+    """
+    state = file.replay()
+    db = get_db()
+    stamp = now()
+    with immediate(db):
+        match_id = _insert_match(db, file.players, file.rules, stamp)
+        for seq, event in enumerate(file.events):
+            payload = write_event(event)
+            del payload["type"]
+            db.execute(
+                "INSERT INTO events (match_id, seq, type, payload, recorded_at) VALUES (?, ?, ?, ?, ?)",
+                [match_id, seq, event.type, json.dumps(payload, ensure_ascii=False), stamp],
+            )
+        db.execute(
+            "UPDATE matches SET version = ?, status = ?, winner = ?, round = ? WHERE id = ?",
+            [
+                len(file.events),
+                "finished" if state.is_finished else "in_progress",
+                state.winner_name,
+                state.round,
+                match_id,
+            ],
+        )
+        refresh_figures(db, match_id)
+    return match_id

@@ -52,11 +52,16 @@ def _seats(state: MatchState, turn: str | None) -> list[Seat]:
     ]
 
 
-def _feed(match: StoredMatch, cancelled: dict[int, int]) -> list[FeedEntry]:
+def full_log(match: StoredMatch) -> list[FeedEntry]:
+    """Every event of the match, newest first, undone ones marked."""
+    return _feed(match, undo_walk(match.events)[1], length=len(match.events))
+
+
+def _feed(match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENGTH) -> list[FeedEntry]:
     events = match.events
     gone = set(cancelled.values())
     entries = []
-    for index in range(len(events) - 1, max(-1, len(events) - 1 - FEED_LENGTH), -1):
+    for index in range(len(events) - 1, max(-1, len(events) - 1 - length), -1):
         text = describe(events[index])
         if index in cancelled:
             text = f"Undo: {describe(events[cancelled[index]])}"

@@ -1,0 +1,127 @@
+"""What a match adds up to: its round-by-round score sheet and each player's figures.
+
+Both are derived from the replayed state and the events in effect; the web
+shell keeps the per-player figures in a table so that statistics over many
+matches never replay them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scorekeeper.events import Declare, Event
+from scorekeeper.feed import REASONS
+from scorekeeper.hands import Category
+from scorekeeper.match import in_effect
+from scorekeeper.state import MatchState, ScoreChange
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One change of a total on the score sheet: ``Bo +2 two pair`` in round 3, phase 1."""
+
+    phase: int
+    player: str
+    delta: int
+    what: str
+
+
+@dataclass(frozen=True)
+class SheetRound:
+    """A round of the score sheet: its lines and everybody's totals when it ended (or now)."""
+
+    number: int
+    lines: tuple[SheetLine, ...]
+    totals: tuple[int, ...]
+    finished: bool
+
+
+def _what(change: ScoreChange) -> str:
+    if change.hand is not None:
+        return change.hand.label.lower()
+    if change.reason == "adjust":
+        return f"correction ({change.note})" if change.note else "correction"
+    return REASONS[change.reason]
+
+
+def score_sheet(state: MatchState) -> list[SheetRound]:
+    """The score sheet, round by round (round 0 holds corrections made before the first deal).
+
+    >>> from scorekeeper.events import Dealer, Pass, Declare
+    >>> from scorekeeper.match import replay
+    >>> from scorekeeper.rules import Rules
+    >>> state = replay(("Anna", "Bo"), Rules(), [Dealer("Anna"), Declare("Bo", Category.PAIR), Pass("Anna")])
+    >>> [(r.number, [(l.player, l.delta, l.what) for l in r.lines], r.totals) for r in score_sheet(state)]
+    [(1, [('Bo', 1, 'pair')], (0, 1))]
+    """
+    totals = [0] * len(state.players)
+    rounds: dict[int, list[SheetLine]] = {}
+    ends: dict[int, tuple[int, ...]] = {}
+    for change in state.changes():
+        totals[change.seat] += change.delta
+        rounds.setdefault(change.round, []).append(
+            SheetLine(change.phase, state.players[change.seat], change.delta, _what(change))
+        )
+        ends[change.round] = tuple(totals)
+    sheet = []
+    running: tuple[int, ...] = (0,) * len(state.players)
+    for number in range(0 if 0 in rounds else 1, state.round + 1):
+        running = ends.get(number, running)
+        finished = number < state.round or state.is_finished
+        sheet.append(SheetRound(number, tuple(rounds.get(number, ())), running, finished))
+    return sheet
+
+
+def totals_by_round(state: MatchState) -> list[tuple[int, ...]]:
+    """Everybody's total at the start (all 0) and after each round so far: the chart's points."""
+    points = [(0,) * len(state.players)]
+    points += [r.totals for r in score_sheet(state) if r.number > 0]
+    return points
+
+
+@dataclass
+class PlayerFigures:
+    """One player's figures in one match, the unit that statistics add up."""
+
+    name: str
+    seat: int
+    score: int
+    won: bool
+    finished: bool
+    rounds: int
+    points: dict[str, int] = field(default_factory=dict)  # by hand name, last_trick, chicago_won/lost, adjust
+    chicago_won: int = 0
+    chicago_lost: int = 0
+    best_hand: str | None = None
+
+
+def figures(state: MatchState, events: Sequence[Event]) -> list[PlayerFigures]:
+    """Each player's figures in this match (events undone do not count)."""
+    out = [
+        PlayerFigures(
+            name=name,
+            seat=seat,
+            score=state.scores[seat],
+            won=state.winner == seat,
+            finished=state.is_finished,
+            rounds=state.round,
+        )
+        for seat, name in enumerate(state.players)
+    ]
+    for change in state.changes():
+        player = out[change.seat]
+        key = change.hand.value if change.hand is not None else change.reason
+        player.points[key] = player.points.get(key, 0) + change.delta
+        if change.reason == "chicago_won":
+            player.chicago_won += 1
+        elif change.reason == "chicago_lost":
+            player.chicago_lost += 1
+    seats = {name: seat for seat, name in enumerate(state.players)}
+    for index in in_effect(events):
+        event = events[index]
+        if isinstance(event, Declare):
+            player = out[seats[event.player]]
+            if player.best_hand is None or event.hand.order > Category(player.best_hand).order:
+                player.best_hand = event.hand.value
+    return out

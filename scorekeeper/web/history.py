@@ -1,0 +1,173 @@
+"""The history blueprint: a match's sheet, chart, log and steps; people; the hand checker; import/export.
+
+Reading routes are GETs that write nothing; rematch, rename, merge and
+import are plain form posts like every other write.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.cards import CardError
+from scorekeeper.hands import rank_hands
+from scorekeeper.match import replay
+from scorekeeper.matchfile import FormatError, MatchFile, loads
+from scorekeeper.refusals import RuleBroken
+from scorekeeper.rules import Rules
+from scorekeeper.summary import score_sheet, totals_by_round
+from scorekeeper.web import stats, storage
+from scorekeeper.web.chart import chart
+from scorekeeper.web.table import full_log, table_context
+
+bp = Blueprint("history", __name__)
+
+IMPORT_LIMIT = 2 * 1024 * 1024  # a long match file; other posts stay under MAX_CONTENT_LENGTH
+HAND_SLOTS = 4
+
+
+def _match(match_id: str) -> storage.StoredMatch:
+    match = storage.load_match(match_id)
+    if match is None:
+        abort(404)
+    return match
+
+
+@bp.get("/m/<match_id>/history")
+def match_page(match_id: str) -> str:
+    """The whole match: score sheet by round and phase, chart, and every event with its time."""
+    match = _match(match_id)
+    state = storage.state_of(match)
+    log = full_log(match)
+    return render_template(
+        "history/match.html",
+        match=match,
+        state=state,
+        sheet=score_sheet(state),
+        chart=chart(totals_by_round(state), state.players, state.rules.target),
+        log=log,
+    )
+
+
+@bp.get("/m/<match_id>/at/<int:step>")
+def at(match_id: str, step: int) -> str:
+    """The table exactly as it was after the first ``step`` events."""
+    match = _match(match_id)
+    if not 0 <= step <= match.version:
+        abort(404)
+    earlier = storage.StoredMatch(
+        match.id,
+        match.watch_id,
+        MatchFile(match.players, match.rules, match.events[:step]),
+        step,
+        match.created_at,
+        match.recorded_at[step - 1] if step else match.created_at,
+        match.recorded_at[:step],
+    )
+    state = replay(match.players, match.rules, earlier.events)
+    return render_template("history/at.html", step=step, last=match.version, **table_context(earlier, state))
+
+
+@bp.post("/m/<match_id>/rematch")
+def rematch(match_id: str) -> BaseResponse:
+    """A new match with the same players, seats and house rules."""
+    match = _match(match_id)
+    new_id = storage.create_match(match.players, match.rules)
+    return redirect(url_for("matches.show", match_id=new_id), 303)
+
+
+@bp.get("/m/<match_id>/export.csv")
+def export_csv(match_id: str) -> Response:
+    """The score sheet as CSV: one line per change of a total, then the totals after each round."""
+    match = _match(match_id)
+    state = storage.state_of(match)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "phase", "player", "points", "for", *(f"total {p}" for p in state.players)])
+    for sheet_round in score_sheet(state):
+        for line in sheet_round.lines:
+            writer.writerow([sheet_round.number, line.phase, line.player, line.delta, line.what])
+        writer.writerow([sheet_round.number, "", "", "", "end of round", *sheet_round.totals])
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="chicago-{match.id}.csv"'
+    return response
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_file() -> BaseResponse | tuple[str, int] | str:
+    """Import a ``chicago-match/1`` file: replayed by the engine first; a refused file stores nothing."""
+    if request.method == "GET":
+        return render_template("history/import.html")
+    upload = request.files.get("file")
+    text = upload.read() if upload is not None else request.form.get("text", "").encode()
+    if not text.strip():
+        return render_template("history/import.html", refusal="Choose a match file, or paste one."), 422
+    try:
+        match_id = storage.import_match(loads(text))
+    except FormatError as error:
+        return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
+    except RuleBroken as error:
+        return render_template("history/import.html", refusal=f"Refused: {error}"), 422
+    return redirect(url_for("history.match_page", match_id=match_id), 303)
+
+
+@bp.get("/players")
+def players() -> str:
+    return render_template("history/players.html", people=stats.people())
+
+
+@bp.get("/players/<int:person_id>")
+def player(person_id: int) -> str:
+    person = stats.person(person_id)
+    if person is None:
+        abort(404)
+    return render_template("history/player.html", person=person, others=stats.people())
+
+
+@bp.post("/players/<int:person_id>/rename")
+def rename(person_id: int) -> BaseResponse | tuple[str, int]:
+    person = stats.person(person_id)
+    if person is None:
+        abort(404)
+    try:
+        storage.rename_person(person_id, request.form.get("name", ""))
+    except (FormatError, storage.NameTaken) as error:
+        page = render_template(
+            "history/player.html", person=person, others=stats.people(), refusal=error.message
+        )
+        return page, 422
+    return redirect(url_for("history.player", person_id=person_id), 303)
+
+
+@bp.post("/players/<int:person_id>/merge")
+def merge(person_id: int) -> BaseResponse:
+    other = request.form.get("other", "")
+    if stats.person(person_id) is None or not other.isdigit() or stats.person(int(other)) is None:
+        abort(404)
+    storage.merge_people(person_id, int(other))
+    return redirect(url_for("history.player", person_id=person_id), 303)
+
+
+@bp.get("/hands")
+def hands() -> tuple[str, int] | str:
+    """The hand checker: type or pick up to four hands; see each one and who wins, card by card."""
+    slots: list[dict[str, Any]] = []
+    for i in range(1, HAND_SLOTS + 1):
+        typed = request.args.get(f"hand{i}", "").strip()
+        picked = request.args.getlist(f"pick{i}")
+        slots.append({"index": i, "text": " ".join(p for p in [typed, *picked] if p)})
+    given = [(f"Hand {s['index']}", s["text"]) for s in slots if s["text"]]
+    ranked, refusal = [], None
+    if given:
+        try:
+            ranked = rank_hands(given)
+        except CardError as error:
+            refusal = str(error)
+    page = render_template(
+        "history/hands.html", slots=slots, ranked=ranked, refusal=refusal, points=Rules().points
+    )
+    return (page, 422) if refusal else page

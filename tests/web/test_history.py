@@ -1,0 +1,286 @@
+"""History, statistics, the hand checker, import and export (issue 4), through the test client."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from webtools import MATCHES, recorded, soup
+
+from scorekeeper.matchfile import load
+from scorekeeper.web import stats, storage
+
+
+def import_recorded(client, name: str):
+    response = client.post("/import", data={"text": (MATCHES / f"{name}.json").read_text()})
+    assert response.status_code == 303, response.text
+    return response.headers["Location"].split("/")[2]
+
+
+def counts(app) -> tuple[int, int, int]:
+    with app.app_context():
+        db = storage.get_db()
+        return tuple(
+            db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("matches", "events", "people")
+        )
+
+
+def test_a_match_page_has_the_score_sheet_the_chart_and_every_event(client):
+    match_id = import_recorded(client, "two-players-to-royal-flush")
+    page = soup(client.get(f"/m/{match_id}/history"))
+    sheet = page.select_one("table.sheet").text
+    assert "royal flush" in sheet and "Chicago won" in sheet and "Chicago lost" in sheet
+    assert "correction (show did not support the straight flush)" in sheet
+    totals = [[td.text for td in row.select("td")] for row in page.select("table.sheet tr.totals")]
+    assert totals[-1] == ["after", "Anna 32 · Bo 60"]
+    chart = page.select_one("svg.chart")
+    assert len(chart.select("polyline.line")) == 2
+    assert chart.select_one("line.target") is not None
+    assert len(chart.select_one("polyline.s1")["points"].split()) == 5  # the start and 4 rounds
+    assert len(page.select("ol.log li")) == len(recorded("two-players-to-royal-flush")["events"])
+    assert len(page.select("ol.log li.undone")) == 1
+
+
+def test_stepping_through_shows_the_table_as_it_was(client):
+    match_id = import_recorded(client, "two-players-to-royal-flush")
+    page = soup(client.get(f"/m/{match_id}/at/5"))
+    scores = {s.select_one(".name").text: s.select_one(".score").text for s in page.select(".seat")}
+    assert scores == {"Anna": "0", "Bo": "2"}
+    assert "Event 5 of" in page.select_one(".steps").text
+    assert page.select_one("a[rel=prev]")["href"].endswith("/at/4")
+    assert client.get(f"/m/{match_id}/at/0").status_code == 200
+    assert client.get(f"/m/{match_id}/at/999").status_code == 404
+
+
+def test_the_csv_score_sheet_lists_every_change_and_the_totals(client):
+    match_id = import_recorded(client, "tie-break-to-ten")
+    lines = client.get(f"/m/{match_id}/export.csv").text.splitlines()
+    assert lines[0] == "round,phase,player,points,for,total Anna,total Bo"
+    assert "1,1,Bo,5,flush" in lines
+    assert lines[-1] == "2,,,,end of round,11,15"
+
+
+def test_export_then_import_gives_the_identical_match(client, app):
+    match_id = import_recorded(client, "two-players-to-royal-flush")
+    exported = client.get(f"/m/{match_id}/export").get_data(as_text=True)
+    again = client.post("/import", data={"text": exported}).headers["Location"].split("/")[2]
+    with app.app_context():
+        assert storage.load_match(again).file == storage.load_match(match_id).file
+    assert load(json.loads(exported)) == load(recorded("two-players-to-royal-flush"))
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("chicago-below-15", "Refused: event 7: Cia has 9 points; Chicago needs 15"),
+        ("bad-card", "Not a match file: event 2: &#39;11s&#39; is not a card"),
+        ("truncated", "Not a match file: not valid JSON"),
+    ],
+)
+def test_a_refused_import_says_why_and_stores_nothing(client, app, name, message):
+    before = counts(app)
+    response = client.post("/import", data={"text": (MATCHES / f"{name}.json").read_text()})
+    assert response.status_code == 422
+    assert message in response.text
+    assert counts(app) == before
+
+
+def test_a_match_file_upload_is_imported(client):
+    from io import BytesIO
+
+    data = {"file": (BytesIO((MATCHES / "tie-break-to-ten.json").read_bytes()), "m.json")}
+    assert client.post("/import", data=data, content_type="multipart/form-data").status_code == 303
+
+
+def test_an_empty_import_is_refused(client):
+    assert client.post("/import", data={"text": " "}).status_code == 422
+
+
+def test_a_players_statistics_add_up_from_the_match(client, app):
+    import_recorded(client, "two-players-to-royal-flush")
+    with app.app_context():
+        bo = stats.person(stats.person_id_of("Bo"))
+        anna = stats.person(stats.person_id_of("Anna"))
+    assert (bo.played, bo.finished, bo.won, bo.win_rate) == (1, 1, 1, 1.0)
+    assert bo.points == 60 and bo.rounds == 4 and bo.points_per_round == 15
+    assert bo.by_source == {
+        "pair": 1,
+        "two_pair": 2,
+        "three_of_a_kind": 3,
+        "four_of_a_kind": 7,
+        "royal_flush": 52,
+        "last_trick": 10,
+        "chicago_lost": -15,
+    }
+    assert (bo.chicago_won, bo.chicago_lost, bo.chicago_rate) == (0, 1, 0.0)
+    assert bo.best_hand.value == "royal_flush"
+    assert (anna.chicago_won, anna.best_hand.value) == (1, "straight_flush")
+    assert anna.by_source["adjust"] == -8
+    assert bo.head_to_head == [{"id": anna.id, "name": "Anna", "together": 1, "won": 1, "lost": 0}]
+
+
+def test_the_player_page_shows_the_figures(client, app):
+    import_recorded(client, "two-players-to-royal-flush")
+    with app.app_context():
+        bo = stats.person_id_of("Bo")
+    page = soup(client.get(f"/players/{bo}"))
+    figures = {d.select_one("dt").text: d.select_one("dd").text for d in page.select(".figures div")}
+    assert figures["Won"] == "1 (100%)"
+    assert figures["Best hand declared"] == "Royal flush"
+    assert figures["Chicago"] == "0 won, 1 lost (0%)"
+    assert "Anna" in page.select("table.sheet")[1].text
+
+
+def test_a_rename_keeps_every_statistic_and_the_match_record(client, app):
+    import_recorded(client, "two-players-to-royal-flush")
+    with app.app_context():
+        bo = stats.person_id_of("Bo")
+        before = stats.person(bo)
+    assert client.post(f"/players/{bo}/rename", data={"name": "Bosse"}).status_code == 303
+    with app.app_context():
+        after = stats.person(bo)
+        assert stats.person_id_of("Bo") == stats.person_id_of("Bosse") == bo
+    assert after.name == "Bosse" and after.aliases == ["Bo", "Bosse"]
+    assert (after.played, after.won, after.points, after.by_source) == (
+        before.played,
+        before.won,
+        before.points,
+        before.by_source,
+    )
+    assert "Also played as Bo." in client.get(f"/players/{bo}").text
+
+
+def test_a_rename_to_someone_elses_name_is_refused(client, app):
+    import_recorded(client, "two-players-to-royal-flush")
+    with app.app_context():
+        bo = stats.person_id_of("Bo")
+    response = client.post(f"/players/{bo}/rename", data={"name": "Anna"})
+    assert response.status_code == 422
+    assert "Anna is already Anna&#39;s name: merge the two instead" in response.text
+    assert client.post(f"/players/{bo}/rename", data={"name": " "}).status_code == 422
+
+
+def test_merging_two_names_adds_their_statistics(client, app):
+    import_recorded(client, "two-players-to-royal-flush")
+    document = recorded("tie-break-to-ten")
+    text = json.dumps(document).replace('"Bo"', '"Bosse"')
+    assert client.post("/import", data={"text": text}).status_code == 303
+    with app.app_context():
+        bo, bosse = stats.person_id_of("Bo"), stats.person_id_of("Bosse")
+        assert bo != bosse
+    assert client.post(f"/players/{bo}/merge", data={"other": str(bosse)}).status_code == 303
+    with app.app_context():
+        merged = stats.person(bo)
+        assert stats.person_id_of("Bosse") == bo and stats.person(bosse) is None
+    assert (merged.played, merged.won, merged.points) == (2, 2, 75)
+    assert merged.head_to_head[0]["together"] == 2
+
+
+def test_the_match_list_filters_by_player_and_pages(client, app):
+    import_recorded(client, "two-players-to-royal-flush")
+    import_recorded(client, "four-players-in-progress")
+    with app.app_context():
+        dan = stats.person_id_of("Dan")
+    everyone = soup(client.get("/")).select("ul.matches li")
+    dans = soup(client.get(f"/?player={dan}")).select("ul.matches li")
+    assert len(everyone) == 2 and len(dans) == 1
+    assert "Resume" in dans[0].text and dans[0].select_one("svg.chart.small") is not None
+    assert client.get("/?page=abc").status_code == 200
+
+
+def test_a_rematch_starts_a_new_match_with_the_same_players_and_rules(client, app):
+    match_id = import_recorded(client, "tie-break-to-ten")
+    response = client.post(f"/m/{match_id}/rematch")
+    assert response.status_code == 303
+    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        old, new = storage.load_match(match_id), storage.load_match(new_id)
+    assert (new.players, new.rules, new.events) == (old.players, old.rules, ())
+
+
+def test_a_finished_match_offers_to_re_open_with_confirmation(client):
+    match_id = import_recorded(client, "tie-break-to-ten")
+    page = soup(client.get(f"/m/{match_id}"))
+    reopen = [f for f in page.select("#turn form") if "Re-open" in f.text][0]
+    assert reopen["hx-confirm"].startswith("Re-open the match?")
+    version = reopen.select_one("input[name=version]")["value"]
+    assert client.post(f"/m/{match_id}/undo", data={"version": version}).status_code == 303
+    assert "wins with" not in client.get(f"/m/{match_id}").text
+
+
+def test_the_hand_checker_ranks_hands_card_by_card(client):
+    page = soup(
+        client.get(
+            "/hands?hand1=9s+7s+5s+4s+2s&hand2=Qh+9h+7h+4h+2h&pick3=Ah&pick3=Kd&pick3=Qc&pick3=Js&pick3=Tc"
+        )
+    )
+    ranked = [li.select_one("strong").text for li in page.select("ol.ranked li")]
+    assert ranked == ["Hand 2", "Hand 1", "Hand 3"]  # a flush beats a straight, even ace-high
+    text = page.select_one("ol.ranked").text
+    assert "Beats Hand 1: both have a flush; queen beats 9 as the first card." in text
+    assert "Beats Hand 3: a flush, 9 high beats a straight to the ace." in text
+
+
+def test_the_hand_checker_shows_equal_hands_as_a_tie(client):
+    page = soup(client.get("/hands?hand1=9s+7s+5s+4s+2s&hand2=9h+7h+5h+4h+2h"))
+    assert [li["value"] for li in page.select("ol.ranked li")] == ["1", "1"]
+    assert "Tie with Hand 2: identical hands" in page.text
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        (
+            "hand1=Qs+Qh+9c+9d+2s&hand2=Qs+Kh+Kc+4d+3s",
+            "Qs is in Hand 1&#39;s hand and Hand 2&#39;s: one deck is in play",
+        ),
+        ("hand1=Qs+Qh+1x+9d+2s", "&#39;1x&#39; is not a card"),
+        ("hand1=Qs+Qh+9d", "A hand is five cards, not 3"),
+    ],
+)
+def test_the_hand_checker_refuses_bad_hands(client, query, message):
+    response = client.get(f"/hands?{query}")
+    assert response.status_code == 422
+    assert message in response.text
+
+
+def test_kept_figures_equal_figures_worked_out_again(client, keeper, app):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    for fields in (
+        {"type": "declare", "player": "Bo", "hand": "flush"},
+        {"type": "pass", "player": "Cia"},
+        {"type": "pass", "player": "Anna"},
+        {"type": "adjust", "player": "Cia", "points": "4", "reason": "x"},
+    ):
+        keeper.post(**fields)
+    keeper.post("undo")
+    with app.app_context():
+        db = storage.get_db()
+        kept = db.execute("SELECT * FROM match_players ORDER BY seat").fetchall()
+        storage.refresh_figures(db, keeper.match_id)
+        assert db.execute("SELECT * FROM match_players ORDER BY seat").fetchall() == kept
+        assert [row[3] for row in kept] == [0, 5, 0]
+
+
+def test_export_import_and_backup_from_the_command_line(tmp_path):
+    db = str(tmp_path / "cli.sqlite")
+    cli = [sys.executable, "-m", "scorekeeper.cli"]
+
+    def run(*args):
+        return subprocess.run([*cli, *args, "--db", db], capture_output=True, text=True, check=False)
+
+    imported = run("import", str(MATCHES / "two-players-to-royal-flush.json"))
+    assert imported.returncode == 0, imported.stderr
+    match_id = imported.stdout.strip()
+    assert run("import", str(MATCHES / "chicago-below-15.json")).returncode == 1
+    assert run("import", str(MATCHES / "bad-card.json")).returncode == 2
+    exported = run("export", match_id)
+    assert exported.returncode == 0
+    assert load(json.loads(exported.stdout)) == load(recorded("two-players-to-royal-flush"))
+    assert run("export", "nope").returncode == 2
+    assert run("backup", str(tmp_path / "copy.sqlite")).returncode == 0
+    import sqlite3
+
+    copy = sqlite3.connect(tmp_path / "copy.sqlite")
+    assert copy.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 1
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
