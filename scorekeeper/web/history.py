@@ -103,7 +103,8 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     if request.method == "GET":
         return render_template("history/import.html")
     upload = request.files.get("file")
-    text = upload.read() if upload is not None else request.form.get("text", "").encode()
+    # A browser sends the file field even when no file was chosen: then the pasted text counts.
+    text = upload.read() if upload is not None and upload.filename else request.form.get("text", "").encode()
     if not text.strip():
         return render_template("history/import.html", refusal="Choose a match file, or paste one."), 422
     try:

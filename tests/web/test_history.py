@@ -92,6 +92,13 @@ def test_a_match_file_upload_is_imported(client):
     assert client.post("/import", data=data, content_type="multipart/form-data").status_code == 303
 
 
+def test_pasted_text_counts_when_the_file_field_is_empty(client):
+    from io import BytesIO
+
+    data = {"file": (BytesIO(b""), ""), "text": (MATCHES / "tie-break-to-ten.json").read_text()}
+    assert client.post("/import", data=data, content_type="multipart/form-data").status_code == 303
+
+
 def test_an_empty_import_is_refused(client):
     assert client.post("/import", data={"text": " "}).status_code == 422
 
