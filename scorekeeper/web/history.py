@@ -126,7 +126,7 @@ def player(person_id: int) -> str:
     person = stats.person(person_id)
     if person is None:
         abort(404)
-    return render_template("history/player.html", person=person, others=stats.people())
+    return render_template("history/player.html", person=person, others=stats.names())
 
 
 @bp.post("/players/<int:person_id>/rename")
@@ -138,7 +138,7 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
         storage.rename_person(person_id, request.form.get("name", ""))
     except (FormatError, storage.NameTaken) as error:
         page = render_template(
-            "history/player.html", person=person, others=stats.people(), refusal=error.message
+            "history/player.html", person=person, others=stats.names(), refusal=error.message
         )
         return page, 422
     return redirect(url_for("history.player", person_id=person_id), 303)

@@ -58,7 +58,7 @@ def index() -> Response:
         "more": more,
         "page": page,
         "person": person,
-        "people": stats.people(),
+        "people": stats.names(),
     }
     return render("matches/index.html", "matches/index.html", **context)
 

@@ -47,6 +47,11 @@ def list_matches(person: int | None = None, page: int = 1) -> tuple[list[dict[st
     return rows[:PAGE], len(rows) > PAGE
 
 
+def names() -> list[dict[str, Any]]:
+    """Everybody's id and current name, for choosing one (no figures added up)."""
+    return _dicts(get_db().execute("SELECT id, name FROM people ORDER BY name COLLATE NOCASE"))
+
+
 def people() -> list[dict[str, Any]]:
     """Everybody who has played, with matches played and won."""
     sql = """
