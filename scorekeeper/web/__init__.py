@@ -1,7 +1,9 @@
 """The web shell: an app factory in the style of Flask's tutorial (flaskr).
 
 This package is the only place that imports Flask or sqlite-utils; the rules
-live in the core and are only displayed here.
+live in the core and are only displayed here. Two settings profiles
+(TRUST.md S7): ``lan`` (plain HTTP on the table's own network, the default)
+and ``tls`` (secure ``__Host-`` cookies and HSTS behind HTTPS).
 """
 
 from __future__ import annotations
@@ -11,13 +13,15 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, render_template, request
 from flask_compress import Compress
-from flask_wtf.csrf import CSRFProtect
+from flask_wtf.csrf import CSRFError, CSRFProtect
 from htmx_flask import Htmx
+from werkzeug.exceptions import HTTPException
 
 from scorekeeper import __version__
 from scorekeeper.web import storage
+from scorekeeper.web.limits import limiter
 from scorekeeper.web.picker import picker
 
 PACKAGE = Path(__file__).resolve().parent
@@ -29,14 +33,37 @@ STATIC = next(p for p in (PACKAGE / "static", ROOT / "static") if p.is_dir())
 
 csrf = CSRFProtect()
 
+CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+KNOWN_DEFAULTS = {"dev", "development", "secret", "changeme", "change-me", "default", "test", "flask"}
+MIN_SECRET = 32
+PROFILES = {
+    "lan": {"SESSION_COOKIE_SECURE": False, "SESSION_COOKIE_NAME": "session"},
+    "tls": {
+        "SESSION_COOKIE_SECURE": True,
+        "SESSION_COOKIE_NAME": "__Host-session",
+        "PREFERRED_URL_SCHEME": "https",
+    },
+}
+
 
 def _secret_key(instance: Path) -> str:
-    """The instance's secret key: generated into the instance folder on first start."""
+    """The secret key: from SCOREKEEPER_SECRET_KEY, else generated into the instance folder once."""
+    from_env = os.environ.get("SCOREKEEPER_SECRET_KEY")
+    if from_env:
+        return from_env
     path = instance / "secret_key"
     if not path.exists():
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def check_secret_key(key: Any) -> None:
+    """Refuse to start with a short or well-known secret key (TRUST.md S10)."""
+    if not isinstance(key, str | bytes) or len(key) < MIN_SECRET:
+        raise RuntimeError(f"SECRET_KEY must be at least {MIN_SECRET} characters")
+    if str(key).lower() in KNOWN_DEFAULTS:
+        raise RuntimeError("SECRET_KEY is a well-known default")
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -53,32 +80,95 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.environ.get("SCOREKEEPER_DATABASE")
         or os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        PROFILE=os.environ.get("SCOREKEEPER_PROFILE", "lan"),
         MAX_CONTENT_LENGTH=16 * 1024,
         WTF_CSRF_TIME_LIMIT=None,  # a match lasts hours; the token must not expire mid-game
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        RATELIMIT_HEADERS_ENABLED=False,
         APP_VERSION=__version__,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
+    if app.config["PROFILE"] not in PROFILES:
+        raise RuntimeError(f"SCOREKEEPER_PROFILE must be one of {sorted(PROFILES)}")
+    app.config.from_mapping(PROFILES[app.config["PROFILE"]])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    check_secret_key(app.config["SECRET_KEY"])
 
     @app.before_request
     def allow_long_match_files() -> None:
         # Registered before CSRFProtect, which reads the form: only an import may post a long file.
-        from flask import request
-
         if request.endpoint == "history.import_file":
             request.max_content_length = history.IMPORT_LIMIT
 
     Htmx(app)
     Compress(app)  # zstd, brotli or gzip, as the phone accepts: the table's wifi may be poor
     csrf.init_app(app)
+    limiter.init_app(app)
     storage.init_app(app)
-
     app.register_blueprint(matches.bp)
     app.register_blueprint(history.bp)
-    app.jinja_env.globals["htmx_script"] = matches.HTMX_SCRIPT
-    app.jinja_env.globals["picker"] = picker
+    app.jinja_env.globals.update(htmx_script=matches.HTMX_SCRIPT, picker=picker, new_key=_new_key)
+    app.after_request(_security_headers)
+    _error_pages(app)
     return app
+
+
+def _new_key() -> str:
+    """A fresh idempotency key for one rendered action form (TRUST.md W1)."""
+    return secrets.token_urlsafe(16)
+
+
+def _security_headers(response: Response) -> Response:
+    """TRUST.md S3/S5: CSP without inline script, no sniffing, no caching of pages, no indexing."""
+    from flask import current_app
+
+    headers = response.headers
+    headers["X-Content-Type-Options"] = "nosniff"
+    if request.endpoint != "static":
+        headers["Content-Security-Policy"] = CSP
+        headers["Referrer-Policy"] = "same-origin"
+        headers["X-Robots-Tag"] = "noindex"
+        headers["Cache-Control"] = "no-store"
+    if current_app.config["PROFILE"] == "tls":
+        headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
+    return response
+
+
+ERRORS = {
+    400: ("Not understood", "The request could not be read. Reload the page and try again."),
+    403: ("Not allowed", "This phone may not do that."),
+    404: ("Not found", "There is nothing here. A link may be mistyped or out of date."),
+    405: ("Not allowed", "That is not something this page does."),
+    413: ("Too large", "What was sent is too large."),
+    415: ("Not understood", "This page takes a form, not that kind of content."),
+    429: ("Slow down", "Too many wrong links from this address; wait a minute."),
+    500: ("Something went wrong", "Nothing was recorded. Reload the page and try again."),
+    503: ("Read only", "The score database needs attention; nothing can be recorded now."),
+}
+
+
+def _error_pages(app: Flask) -> None:
+    """Every error is a short HTML page: no traceback, SQL, path or token (TRUST.md I2)."""
+
+    def page(code: int, message: str | None = None) -> tuple[str, int]:
+        title, default = ERRORS.get(code, ERRORS[500])
+        return render_template("error.html", code=code, title=title, message=message or default), code
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(_: CSRFError) -> tuple[str, int]:
+        return page(400, "This form expired or came from elsewhere. Reload the page and try again.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[str, int]:
+        return page(error.code or 500)
+
+    @app.errorhandler(Exception)
+    def server_error(error: Exception) -> tuple[str, int]:
+        app.logger.exception("unhandled error")
+        return page(500)

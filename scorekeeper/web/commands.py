@@ -47,7 +47,7 @@ def import_match(path: str, db: str | None) -> int:
         return 2
     with _app(db).app_context():
         try:
-            match_id = storage.import_match(match)
+            match_id, _ = storage.import_match(match)
         except RuleBroken as error:
             print(error, file=sys.stderr)
             return 1

@@ -20,7 +20,7 @@ from scorekeeper.matchfile import FormatError, MatchFile, loads
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.summary import score_sheet, totals_by_round
-from scorekeeper.web import stats, storage
+from scorekeeper.web import capabilities, stats, storage
 from scorekeeper.web.chart import chart
 from scorekeeper.web.table import full_log, table_context
 
@@ -61,7 +61,7 @@ def at(match_id: str, step: int) -> str:
         abort(404)
     earlier = storage.StoredMatch(
         match.id,
-        match.watch_id,
+        match.keeper_hash,
         MatchFile(match.players, match.rules, match.events[:step]),
         step,
         match.created_at,
@@ -76,7 +76,8 @@ def at(match_id: str, step: int) -> str:
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""
     match = _match(match_id)
-    new_id = storage.create_match(match.players, match.rules)
+    new_id, keeper = storage.create_match(match.players, match.rules)
+    capabilities.remember_keeper(new_id, keeper)
     return redirect(url_for("matches.show", match_id=new_id), 303)
 
 
@@ -108,7 +109,8 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     if not text.strip():
         return render_template("history/import.html", refusal="Choose a match file, or paste one."), 422
     try:
-        match_id = storage.import_match(loads(text))
+        match_id, keeper = storage.import_match(loads(text))
+        capabilities.remember_keeper(match_id, keeper)
     except FormatError as error:
         return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
     except RuleBroken as error:

@@ -1,27 +1,28 @@
-"""The matches blueprint: start a match, score it at the table, watch it, export it.
+"""The matches blueprint: start a match, score it at the table, hand it over, watch it, export it.
 
 Every route that records does four things in order: parse the form into an
 event, let the engine check it against the whole match (``append_event``
 replays inside the write transaction), refuse with the engine's words and
 status 422 (nothing stored), or store it and answer (fragment for htmx,
-303 to the page otherwise).
+303 to the page otherwise). Only a browser holding the match's scorekeeper
+secret may record; the live view and everybody else only read.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.events import Undo
+from scorekeeper.events import Dealer, Event, Undo
 from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.refusals import RuleBroken
-from scorekeeper.web import stats, storage
+from scorekeeper.web import capabilities, stats, storage
 from scorekeeper.web.chart import chart
 from scorekeeper.web.forms import event_from_form
-from scorekeeper.web.htmx import HTMX_SCRIPT, render
+from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
+from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
 from scorekeeper.web.table import table_context
 
@@ -32,6 +33,7 @@ bp = Blueprint("matches", __name__)
 STALE = (
     "The table moved on since this screen (another tap or phone): nothing was recorded. This is the latest."
 )
+NOT_KEEPER = "Only the scorekeeper's phone records. Ask the scorekeeper for the hand-over link."
 
 
 def _match_or_404(match_id: str) -> storage.StoredMatch:
@@ -39,6 +41,10 @@ def _match_or_404(match_id: str) -> storage.StoredMatch:
     if match is None:
         abort(404)
     return match
+
+
+def _is_keeper(match: storage.StoredMatch) -> bool:
+    return capabilities.is_keeper(match.id, match.keeper_hash)
 
 
 @bp.get("/")
@@ -50,17 +56,10 @@ def index() -> Response:
     page = int(page_arg) if page_arg.isdigit() and int(page_arg) > 0 else 1
     rows, more = stats.list_matches(person, page)
     for row in rows:
-        row["small_chart"] = chart(
-            row["chart"] or [[0] * len(row["players"])], row["players"], row["target"], 96, 28
-        )
-    context: dict[str, Any] = {
-        "matches": rows,
-        "more": more,
-        "page": page,
-        "person": person,
-        "people": stats.names(),
-    }
-    return render("matches/index.html", "matches/index.html", **context)
+        points = row["chart"] or [[0] * len(row["players"])]
+        row["small_chart"] = chart(points, row["players"], row["target"], 96, 28)
+    context: dict[str, Any] = {"matches": rows, "more": more, "page": page, "person": person}
+    return render("matches/index.html", "matches/index.html", people=stats.names(), **context)
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -69,77 +68,95 @@ def new() -> BaseResponse:
     if request.method == "GET":
         return render("matches/new.html", "matches/new.html", **new_match_form(None))
     form = new_match_form(request.form)
-    if request.form.get("start") is None:  # a seat-order or add/remove button: show the form again
+    if request.form.get("start") is None:  # a seat-order button: show the form again
         return render("matches/new.html", "matches/new.html", **form)
     try:
         players, rules, dealer = read_new_match(request.form)
     except FormatError as error:
         return render("matches/new.html", "matches/new.html", status=422, refusal=error.message, **form)
-    match_id = storage.create_match(players, rules)
+    match_id, keeper = storage.create_match(players, rules)
+    capabilities.remember_keeper(match_id, keeper)
     if dealer is not None:
-        from scorekeeper.events import Dealer
-
         storage.append_event(match_id, 0, Dealer(dealer))
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
 def _table(match: storage.StoredMatch, status: int = 200, **extra: Any) -> Response:
-    context = table_context(match, storage.state_of(match), **extra)
+    keeper = _is_keeper(match)
+    context = table_context(match, storage.state_of(match), spectator=not keeper, **extra)
+    if not keeper:
+        return render("matches/watch.html", "matches/_board.html", status=status, **context)
     return render("matches/show.html", "matches/_table.html", status=status, **context)
 
 
 @bp.get("/m/<match_id>")
 def show(match_id: str) -> Response:
+    """The scorekeeper's table; everybody else sees it read-only."""
     return _table(_match_or_404(match_id))
 
 
-def _version() -> int | None:
+def _record(match_id: str, event_of: Any) -> BaseResponse:
+    """The shared path of record and undo: role, versions, key, engine, answer."""
+    match = _match_or_404(match_id)
+    if not _is_keeper(match):
+        return _table(match, 403, refusal=NOT_KEEPER)
+    if_match = request.headers.get("If-Match")
     try:
-        return int(request.form.get("version", ""))
+        version = int(request.form.get("version", "") if if_match is None else if_match.strip('"v'))
     except ValueError:
-        return None
+        return _table(match, 400, refusal="This form is out of date: reload the page.")
+    key = request.form.get("key") or None
+    try:
+        event: Event = event_of()
+        appended = storage.append_event(match_id, version, event, key)
+    except (FormatError, RuleBroken) as error:
+        return _table(_match_or_404(match_id), 422, refusal=error.message)
+    except storage.KeyReused:
+        return _table(_match_or_404(match_id), 422, refusal="This tap was already used for another action.")
+    except storage.StaleVersion:
+        return _table(_match_or_404(match_id), 412 if if_match is not None else 409, refusal=STALE)
+    response: BaseResponse
+    if wants_partial():
+        response = _table(_match_or_404(match_id))
+    else:
+        response = redirect(url_for("matches.show", match_id=match_id), 303)
+    response.headers["X-Event-Seq"] = str(appended.seq)
+    return response
 
 
 @bp.post("/m/<match_id>/record")
 def record(match_id: str) -> BaseResponse:
     """Record one scorekeeper action (one event)."""
-    version = _version()
-    if version is None:
-        return _table(_match_or_404(match_id), 400, refusal="This form is out of date: reload the page.")
-    try:
-        event = event_from_form(request.form)
-        storage.append_event(match_id, version, event)
-    except LookupError:
-        abort(404)
-    except (FormatError, RuleBroken) as error:
-        return _table(_match_or_404(match_id), 422, refusal=error.message)
-    except storage.StaleVersion:
-        return _table(_match_or_404(match_id), 409, refusal=STALE)
-    return _after_write(match_id)
+    return _record(match_id, lambda: event_from_form(request.form))
 
 
 @bp.post("/m/<match_id>/undo")
 def undo(match_id: str) -> BaseResponse:
     """Cancel the latest event still in effect."""
-    version = _version()
-    if version is None:
-        return _table(_match_or_404(match_id), 400, refusal="This form is out of date: reload the page.")
-    try:
-        storage.append_event(match_id, version, Undo())
-    except LookupError:
+    return _record(match_id, Undo)
+
+
+@bp.get("/m/<match_id>/handover")
+def handover(match_id: str) -> str:
+    """The scorekeeper's page of links: hand the role to another phone, or share the live view."""
+    match = _match_or_404(match_id)
+    if not _is_keeper(match):
         abort(404)
-    except RuleBroken as error:
-        return _table(_match_or_404(match_id), 422, refusal=error.message)
-    except storage.StaleVersion:
-        return _table(_match_or_404(match_id), 409, refusal=STALE)
-    return _after_write(match_id)
+    token = capabilities.held_token(match.id)
+    claim = url_for("matches.claim", t=token, _external=True)
+    watch = url_for("matches.watch", t=capabilities.watch_token(match.id), _external=True)
+    return render_template("matches/handover.html", match=match, claim_url=claim, watch_url=watch)
 
 
-def _after_write(match_id: str) -> BaseResponse:
-    from scorekeeper.web.htmx import wants_partial
-
-    if wants_partial():
-        return _table(_match_or_404(match_id))
+@bp.get("/claim")
+@limiter.limit("30/minute", deduct_when=wrong_secret)
+def claim() -> BaseResponse:
+    """A hand-over link: this browser becomes a scorekeeper, then a URL without the secret."""
+    token = request.args.get("t", "")
+    match_id = storage.match_by_keeper(token) if token else None
+    if match_id is None:
+        abort(404)
+    capabilities.remember_keeper(match_id, token)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
@@ -147,53 +164,48 @@ def _after_write(match_id: str) -> BaseResponse:
 def export(match_id: str) -> Response:
     """Download the match as a ``chicago-match/1`` file."""
     match = _match_or_404(match_id)
-    text = dumps(match.file, id=match.id, created_at=match.created_at, app_version=_app_version())
+    from scorekeeper import __version__
+
+    text = dumps(match.file, id=match.id, created_at=match.created_at, app_version=__version__)
     response = Response(text, mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="chicago-{match.id}.json"'
     return response
 
 
-def _app_version() -> str:
-    from scorekeeper import __version__
-
-    return __version__
-
-
 # The live view: read-only, for the others at the table.
 
 
-def _watched(watch_id: str) -> storage.StoredMatch:
-    match = storage.load_match(watch_id, by_watch_id=True)
+def _watched(token: str) -> storage.StoredMatch:
+    match = storage.load_match("", watch=token) if token else None
     if match is None:
         abort(404)
     return match
 
 
-@bp.get("/w/<watch_id>")
-def watch(watch_id: str) -> Response:
-    match = _watched(watch_id)
-    context = table_context(match, storage.state_of(match), spectator=True)
+@bp.get("/watch")
+@limiter.limit("30/minute", deduct_when=wrong_secret)
+def watch() -> Response:
+    token = request.args.get("t", "")
+    match = _watched(token)
+    context = table_context(match, storage.state_of(match), spectator=True, watch_token=token)
     return render("matches/watch.html", "matches/_board.html", **context)
 
 
-@bp.get("/w/<watch_id>/board")
-def watch_board(watch_id: str) -> Response:
+@bp.get("/watch/board")
+@limiter.limit("30/minute", deduct_when=wrong_secret)
+def watch_board() -> Response:
     """The board fragment; 304 when the match has not changed since the version the page holds."""
-    version = storage.current_version(watch_id)
+    token = request.args.get("t", "")
+    version = storage.current_version(token) if token else None
     if version is None:
         abort(404)
     etag = f'"v{version}"'
     if request.headers.get("If-None-Match") == etag:
         response = Response(status=304)
     else:
-        match = _watched(watch_id)
+        match = _watched(token)
         etag = f'"v{match.version}"'
-        context = table_context(match, storage.state_of(match), spectator=True)
+        context = table_context(match, storage.state_of(match), spectator=True, watch_token=token)
         response = render("matches/_board.html", "matches/_board.html", **context)
     response.headers["ETag"] = etag
-    response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def json_dumps(value: Any) -> str:
-    return json.dumps(value)

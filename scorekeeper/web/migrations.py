@@ -95,3 +95,17 @@ def m002_people_and_figures(db: Database) -> None:
 
     for (match_id,) in db.execute("SELECT id FROM matches").fetchall():
         refresh_figures(db, match_id)
+
+
+@migrations()
+def m003_capabilities_and_idempotency(db: Database) -> None:
+    """Secrets stored only as SHA-256 hashes (TRUST.md S1), and each action's idempotency key (W1)."""
+    db.table("matches").add_column("keeper_hash", str)
+    db.table("matches").add_column("watch_hash", str)
+    db.table("matches").create_index(["keeper_hash"], unique=True)
+    db.table("matches").create_index(["watch_hash"], unique=True)
+    db.table("actions").create(
+        {"match_id": str, "key": str, "seq": int, "digest": str},
+        pk=("match_id", "key"),
+        foreign_keys=[("match_id", "matches", "id")],
+    )

@@ -31,7 +31,7 @@ from scorekeeper.matchfile import MatchFile, read_event, read_name, write_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
 from scorekeeper.summary import figures, totals_by_round
-from scorekeeper.web import migrations
+from scorekeeper.web import capabilities, migrations
 from scorekeeper.web.migrations import POINT_SOURCES
 
 BUSY_TIMEOUT_MS = 5000
@@ -45,12 +45,25 @@ class StaleVersion(Exception):
         self.current = current
 
 
+class KeyReused(Exception):
+    """An idempotency key already used for a different action (TRUST.md W3)."""
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What an append did: the event's ``seq``, and whether the key had recorded it before."""
+
+    seq: int
+    state: MatchState
+    replayed: bool = False
+
+
 @dataclass(frozen=True)
 class StoredMatch:
     """A match as stored: its file contents plus the shell's own fields."""
 
     id: str
-    watch_id: str
+    keeper_hash: str | None
     file: MatchFile
     version: int
     created_at: str
@@ -105,13 +118,27 @@ def end_request(_: BaseException | None = None) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Migrate the database at start and close connections after each request."""
+    """Migrate and check the database at start (TRUST.md R5); after each request, no open transaction."""
     db = connect(app.config["DATABASE"])
     try:
         migrations.apply(db)
+        verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        verdict = str(error)
     finally:
         db.close()
+    app.config["READ_ONLY"] = verdict != "ok"
+    if app.config["READ_ONLY"]:
+        app.logger.error("the database failed its check (%s): refusing every write", verdict)
+    app.before_request(_refuse_writes_if_unsound)
     app.teardown_appcontext(end_request)
+
+
+def _refuse_writes_if_unsound() -> None:
+    from flask import abort, request
+
+    if current_app.config["READ_ONLY"] and request.method not in ("GET", "HEAD", "OPTIONS"):
+        abort(503)
 
 
 @contextmanager
@@ -130,22 +157,24 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def create_match(players: tuple[str, ...], rules: Rules) -> str:
-    """Store a new match with no events; return its id."""
+def create_match(players: tuple[str, ...], rules: Rules) -> tuple[str, str]:
+    """Store a new match with no events; return its id and the scorekeeper's secret."""
     db = get_db()
     with immediate(db):
         return _insert_match(db, players, rules, now())
 
 
-def _insert_match(db: Database, players: tuple[str, ...], rules: Rules, stamp: str) -> str:
+def _insert_match(db: Database, players: tuple[str, ...], rules: Rules, stamp: str) -> tuple[str, str]:
     """The rows of a new match and its players' names (inside the caller's transaction)."""
-    match_id = secrets.token_urlsafe(12)
+    match_id = secrets.token_urlsafe(16)
+    keeper = capabilities.new_secret()
     db.execute(
-        "INSERT INTO matches (id, watch_id, players, rules, created_at, updated_at, version, status, round)"
-        " VALUES (?, ?, ?, ?, ?, ?, 0, 'in_progress', 0)",
+        "INSERT INTO matches (id, keeper_hash, watch_hash, players, rules, created_at, updated_at, version,"
+        " status, round) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'in_progress', 0)",
         [
             match_id,
-            secrets.token_urlsafe(12),
+            capabilities.digest(keeper),
+            capabilities.digest(capabilities.watch_token(match_id)),
             json.dumps(list(players)),
             json.dumps(rules.to_dict()),
             stamp,
@@ -162,8 +191,8 @@ def _insert_match(db: Database, players: tuple[str, ...], rules: Rules, stamp: s
             person = db.execute("INSERT INTO people (name) VALUES (?)", [name]).lastrowid
             db.execute("INSERT INTO aliases (name, person_id) VALUES (?, ?)", [name, person])
     state = MatchState.start(players, rules)
-    _store_figures(db, StoredMatch(match_id, "", MatchFile(players, rules), 0, stamp, stamp, ()), state)
-    return match_id
+    _store_figures(db, StoredMatch(match_id, None, MatchFile(players, rules), 0, stamp, stamp, ()), state)
+    return match_id, keeper
 
 
 def _person_of(db: Database, name: str) -> int | None:
@@ -173,7 +202,7 @@ def _person_of(db: Database, name: str) -> int | None:
 
 _ROW_BY = {
     "id": "SELECT * FROM matches WHERE id = ?",
-    "watch_id": "SELECT * FROM matches WHERE watch_id = ?",
+    "watch_hash": "SELECT * FROM matches WHERE watch_hash = ?",
 }
 
 
@@ -185,9 +214,9 @@ def _row(db: Database, column: str, value: str) -> dict[str, Any] | None:
     return dict(zip([d[0] for d in cursor.description], found, strict=True))
 
 
-def current_version(watch_id: str) -> int | None:
-    """The version of the match behind a live-view link (one row read), or None."""
-    row = _row(get_db(), "watch_id", watch_id)
+def current_version(watch: str) -> int | None:
+    """The version of the match behind a live-view secret (one row read), or None."""
+    row = _row(get_db(), "watch_hash", capabilities.digest(watch))
     return None if row is None else int(row["version"])
 
 
@@ -205,10 +234,10 @@ def _keep(cache: OrderedDict[tuple[str, int], Any], key: tuple[str, int], value:
         cache.popitem(last=False)
 
 
-def load_match(match_id: str, *, by_watch_id: bool = False) -> StoredMatch | None:
-    """Read a match and its events (None if there is no such match)."""
+def load_match(match_id: str, *, watch: str | None = None) -> StoredMatch | None:
+    """Read a match and its events, by id or by live-view secret (None if there is no such match)."""
     db = get_db()
-    row = _row(db, "watch_id" if by_watch_id else "id", match_id)
+    row = _row(db, "id", match_id) if watch is None else _row(db, "watch_hash", capabilities.digest(watch))
     if row is None:
         return None
     cached = _MATCHES.get((row["id"], row["version"]))
@@ -221,7 +250,7 @@ def load_match(match_id: str, *, by_watch_id: bool = False) -> StoredMatch | Non
     file = MatchFile(tuple(json.loads(row["players"])), Rules.from_dict(json.loads(row["rules"])), events)
     stored = StoredMatch(
         row["id"],
-        row["watch_id"],
+        row["keeper_hash"],
         file,
         row["version"],
         row["created_at"],
@@ -241,19 +270,32 @@ def state_of(match: StoredMatch) -> MatchState:
     return state
 
 
-def append_event(match_id: str, version: int, event: Event) -> MatchState:
+def append_event(match_id: str, version: int, event: Event, key: str | None = None) -> Appended:
     """Check ``event`` against the whole match and store it, all in one write transaction.
 
-    Raises ``StaleVersion`` if the match has moved on since ``version``, and
-    ``RuleBroken`` if the engine refuses the event; either way nothing is stored.
-    The state at ``version`` is usually kept, so the event is applied to it
-    directly; an undo (which needs the earlier states) or a cold cache replays.
+    Raises ``StaleVersion`` if the match has moved on since ``version``, ``KeyReused``
+    if ``key`` recorded a different action, and ``RuleBroken`` if the engine refuses
+    the event; in each case nothing is stored. A ``key`` that recorded this same
+    action before records nothing again and answers with the original ``seq``
+    (a double tap, or a retry after a lost response). The state at ``version`` is
+    usually kept, so the event is applied to it directly; an undo (which needs
+    the earlier states) or a cold cache replays.
     """
     db = get_db()
+    fingerprint = capabilities.digest(json.dumps(write_event(event), sort_keys=True))
     with immediate(db):
         match = load_match(match_id)
         if match is None:
             raise LookupError(match_id)
+        if key is not None:
+            done = db.execute(
+                "SELECT seq, digest FROM actions WHERE match_id = ? AND key = ?", [match_id, key]
+            )
+            found = done.fetchone()
+            if found is not None:
+                if found[1] != fingerprint:
+                    raise KeyReused(key)
+                return Appended(found[0], state_of(match), replayed=True)
         if version != match.version:
             raise StaleVersion(match.version)
         before = _STATES.get((match_id, version))
@@ -268,6 +310,11 @@ def append_event(match_id: str, version: int, event: Event) -> MatchState:
             "INSERT INTO events (match_id, seq, type, payload, recorded_at) VALUES (?, ?, ?, ?, ?)",
             [match_id, version, event.type, json.dumps(payload, ensure_ascii=False), stamp],
         )
+        if key is not None:
+            db.execute(
+                "INSERT INTO actions (match_id, key, seq, digest) VALUES (?, ?, ?, ?)",
+                [match_id, key, version, fingerprint],
+            )
         db.execute(
             "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ? WHERE id = ?",
             [
@@ -281,7 +328,7 @@ def append_event(match_id: str, version: int, event: Event) -> MatchState:
         )
         after = StoredMatch(
             match.id,
-            match.watch_id,
+            match.keeper_hash,
             MatchFile(match.players, match.rules, (*match.events, event)),
             version + 1,
             match.created_at,
@@ -291,7 +338,17 @@ def append_event(match_id: str, version: int, event: Event) -> MatchState:
         _store_figures(db, after, state)
     _keep(_MATCHES, (match_id, version + 1), after)
     _keep(_STATES, (match_id, version + 1), state)
-    return state
+    return Appended(version, state)
+
+
+def match_by_keeper(token: str) -> str | None:
+    """The match whose scorekeeper's secret this is (a hand-over link), or None."""
+    row = (
+        get_db()
+        .execute("SELECT id FROM matches WHERE keeper_hash = ?", [capabilities.digest(token)])
+        .fetchone()
+    )
+    return None if row is None else str(row[0])
 
 
 def _store_figures(db: Database, match: StoredMatch, state: MatchState) -> None:
@@ -337,7 +394,7 @@ def refresh_figures(db: Database, match_id: str) -> None:
     events = tuple(read_event({"type": kind, **json.loads(payload)}) for kind, payload in rows)
     file = MatchFile(tuple(json.loads(row["players"])), Rules.from_dict(json.loads(row["rules"])), events)
     stored = StoredMatch(
-        match_id, row["watch_id"], file, row["version"], row["created_at"], row["updated_at"], ()
+        match_id, row["keeper_hash"], file, row["version"], row["created_at"], row["updated_at"], ()
     )
     _store_figures(db, stored, file.replay())
 
@@ -387,7 +444,7 @@ def merge_people(keep_id: int, other_id: int) -> None:
         db.execute("DELETE FROM people WHERE id = ?", [other_id])
 
 
-def import_match(file: MatchFile) -> str:
+def import_match(file: MatchFile) -> tuple[str, str]:
     """Store a whole match file as a new match, after the engine has replayed it (``RuleBroken``).
 
     All of it is written in one transaction, or nothing is.
@@ -396,7 +453,7 @@ def import_match(file: MatchFile) -> str:
     db = get_db()
     stamp = now()
     with immediate(db):
-        match_id = _insert_match(db, file.players, file.rules, stamp)
+        match_id, keeper = _insert_match(db, file.players, file.rules, stamp)
         for seq, event in enumerate(file.events):
             payload = write_event(event)
             del payload["type"]
@@ -415,4 +472,4 @@ def import_match(file: MatchFile) -> str:
             ],
         )
         refresh_figures(db, match_id)
-    return match_id
+    return match_id, keeper

@@ -12,6 +12,7 @@ from scorekeeper.hands import DECLARABLE
 from scorekeeper.match import undo_walk
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.state import MatchState, Stage
+from scorekeeper.web import capabilities
 from scorekeeper.web.storage import StoredMatch
 
 FEED_LENGTH = 12
@@ -112,7 +113,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "used_cards": _used_cards(state),
         "participants": [names[s] for s in state.order],
         "rules_summary": state.rules.summary(),
-        "watch_url": url_for("matches.watch", watch_id=match.watch_id, _external=True),
+        "watch_token": capabilities.watch_token(match.id),
         "refusal": None,
         "spectator": False,
     }

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
-SETTLED = "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+def wait_until(page, predicate: str, timeout: float = 5.0) -> None:
+    """Poll a JavaScript predicate from outside the page.
+
+    ``page.wait_for_function`` evaluates a string inside the page, which the app's
+    Content-Security-Policy forbids (no 'unsafe-eval'); ``evaluate`` goes through
+    the DevTools protocol instead, so the tests run under the real CSP.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(predicate):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {predicate}")
+        time.sleep(0.02)
 
 
 def tap(page, locator) -> None:
     """Tap a button that posts, and wait until htmx has swapped the answer in."""
     with page.expect_response(lambda r: r.request.method == "POST"):
         locator.click()
-    page.wait_for_function(SETTLED)
+    wait_until(page, SETTLED)
 
 
 def button(page, name: str):

@@ -12,6 +12,7 @@ from browsertools import (
     start_match,
     tap,
     trick,
+    wait_until,
 )
 
 pytestmark = pytest.mark.browser
@@ -20,7 +21,9 @@ pytestmark = pytest.mark.browser
 def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, screens):
     start_match(page, server, "Anna", "Bo", "Cia")
     screens(page, "draw")
-    watch_url = page.locator("footer.links a").first.get_attribute("href")
+    page.locator("footer.links a[href$='/handover']").click()
+    watch_url = page.locator(".link-box a").first.get_attribute("href")
+    page.go_back()
     live = other_phone.new_page()
     live.goto(watch_url)
 
@@ -76,7 +79,7 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     declare(page, "Bo", "straight")
     assert scores(page) == {"Anna": 10, "Bo": 4, "Cia": 0}
     screens(page, "round-2")
-    live.wait_for_function("document.querySelector('#board .seats').innerText.includes('10')", timeout=3000)
+    wait_until(live, "() => document.querySelector('#board .seats').innerText.includes('10')", timeout=3)
 
     # Round 2 (Cia deals): a correction, then Bo calls Chicago and takes all five tricks.
     page.locator("details.correct summary").click()
@@ -129,7 +132,7 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     assert "Anna wins with 75 points!" in page.locator("#turn").inner_text()
     screens(page, "winner", full_page=True)
 
-    live.wait_for_function("document.querySelector('#board').innerText.includes('Anna won')", timeout=3000)
+    wait_until(live, "() => document.querySelector('#board').innerText.includes('Anna won')", timeout=3)
     screens(live, "live-view", full_page=True)
     live.close()
 
@@ -150,7 +153,7 @@ def test_back_and_forward_show_a_whole_page_not_a_fragment(page, server):
     tap(page, button(page, "Anna deals"))
     page.goto(server + "/")
     page.go_back()
-    page.wait_for_function(SETTLED)
+    wait_until(page, SETTLED)
     assert page.locator("header.top").count() == 1
     assert page.locator("#table").count() == 1
     page.go_forward()

@@ -7,28 +7,33 @@ from webtools import soup
 from scorekeeper.web import create_app
 
 
-def watch_id(keeper) -> str:
-    return keeper.match.watch_id
+def watch_url(keeper, board: bool = False) -> str:
+    from scorekeeper.web import capabilities
+
+    with keeper.app.test_request_context():
+        token = capabilities.watch_token(keeper.match_id)
+    return f"/watch{'/board' if board else ''}?t={token}"
 
 
 def test_the_live_view_shows_the_scoreboard_and_feed_and_cannot_write(keeper, client):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     keeper.declare("Bo", "pair")
-    page = soup(client.get(f"/w/{watch_id(keeper)}"))
+    page = soup(client.get(watch_url(keeper)))
     assert page.select_one("#scoreboard") is not None
     assert "Bo declared pair" in page.select_one("#feed").text
     assert page.select("form") == []
     assert page.select("[hx-post]") == []
 
 
-def test_the_scorekeepers_page_links_the_live_view(keeper):
+def test_the_scorekeepers_share_page_links_the_live_view(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
-    assert f"/w/{watch_id(keeper)}" in keeper.page().select_one("footer.links").text
+    share = keeper.page().select_one("footer.links a[href$='/handover']")["href"]
+    assert watch_url(keeper) in client.get(share).text.replace("&amp;", "&")
 
 
 def test_an_unchanged_board_is_answered_304_and_a_changed_one_200(keeper, client):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
-    url = f"/w/{watch_id(keeper)}/board"
+    url = watch_url(keeper, board=True)
     first = client.get(url, headers={"HX-Request": "true"})
     assert first.status_code == 200
     etag = first.headers["ETag"]
@@ -45,14 +50,15 @@ def test_an_unchanged_board_is_answered_304_and_a_changed_one_200(keeper, client
 
 def test_the_board_polls_with_the_version_it_shows(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
-    board = soup(client.get(f"/w/{watch_id(keeper)}")).select_one("#board")
+    board = soup(client.get(watch_url(keeper))).select_one("#board")
     assert board["hx-trigger"] == "every 2s"
     assert board["hx-headers"] == '{"If-None-Match": "\\"v1\\""}'
 
 
 def test_an_unknown_live_view_is_404(client):
-    assert client.get("/w/nope").status_code == 404
-    assert client.get("/w/nope/board").status_code == 404
+    assert client.get("/watch?t=nope").status_code == 404
+    assert client.get("/watch/board?t=nope").status_code == 404
+    assert client.get("/watch").status_code == 404
 
 
 def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(app, tmp_path):

@@ -1,0 +1,53 @@
+"""Who may write: the scorekeeper of a match holds a secret; everybody else only reads.
+
+The scorekeeper's secret is random (256 bits) and lives in the HttpOnly
+session of the phones that hold the role; the database keeps only its
+SHA-256 (TRUST.md S1). The live-view link is derived from the match id with
+the instance's secret key, so the page can show it again while the database
+keeps only its hash too. Comparisons use ``hmac.compare_digest``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import current_app, session
+
+SESSION_KEY = "keeper"
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def watch_token(match_id: str) -> str:
+    """The live-view link's secret for a match: the same every time, unguessable without the key."""
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, b"watch:" + match_id.encode(), hashlib.sha256).hexdigest()
+
+
+def remember_keeper(match_id: str, token: str) -> None:
+    """Make this browser a scorekeeper of the match (its session cookie is HttpOnly)."""
+    held = dict(session.get(SESSION_KEY, {}))
+    held[match_id] = token
+    session[SESSION_KEY] = held
+    session.permanent = True
+
+
+def held_token(match_id: str) -> str | None:
+    token = session.get(SESSION_KEY, {}).get(match_id)
+    return token if isinstance(token, str) else None
+
+
+def is_keeper(match_id: str, keeper_hash: str | None) -> bool:
+    """True if this browser holds the scorekeeper's secret for the match."""
+    token = held_token(match_id)
+    if token is None or not keeper_hash:
+        return False
+    return hmac.compare_digest(digest(token), keeper_hash)
