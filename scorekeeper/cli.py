@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the instance folder)")
     server.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default 1)")
     server.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    server.add_argument("--access-log", help="write an access log to this file ('-' for the terminal)")
     exporter = commands.add_parser("export", help="print a stored match as a chicago-match/1 file")
     exporter.add_argument("match_id")
     importer = commands.add_parser("import", help="store a chicago-match/1 file as a new match")
@@ -109,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The shell depends on the core, never the reverse: it is loaded only for its own commands.
     if args.command == "serve":
         server = importlib.import_module("scorekeeper.web.server")
-        server.serve(args.host, args.port, args.db, args.workers, args.threads)
+        server.serve(args.host, args.port, args.db, args.workers, args.threads, args.access_log)
         return EXIT_OK
     database = importlib.import_module("scorekeeper.web.commands")
     if args.command == "export":

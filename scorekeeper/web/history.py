@@ -76,6 +76,8 @@ def at(match_id: str, step: int) -> str:
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""
     match = _match(match_id)
+    if not capabilities.is_keeper(match.id, match.keeper_hash):
+        abort(403)  # the scorekeeper starts the rematch; the others follow the new live link
     new_id, keeper = storage.create_match(match.players, match.rules)
     capabilities.remember_keeper(new_id, keeper)
     return redirect(url_for("matches.show", match_id=new_id), 303)

@@ -100,6 +100,8 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
     match = _match_or_404(match_id)
     if not _is_keeper(match):
         return _table(match, 403, refusal=NOT_KEEPER)
+    if request.mimetype != "application/x-www-form-urlencoded":
+        abort(415)  # every action is a plain form post (TRUST.md I3)
     if_match = request.headers.get("If-Match")
     try:
         version = int(request.form.get("version", "") if if_match is None else if_match.strip('"v'))
@@ -115,6 +117,8 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
         return _table(_match_or_404(match_id), 422, refusal="This tap was already used for another action.")
     except storage.StaleVersion:
         return _table(_match_or_404(match_id), 412 if if_match is not None else 409, refusal=STALE)
+    except storage.MatchFinished as finished:
+        return _table(_match_or_404(match_id), 409, refusal=str(finished))
     response: BaseResponse
     if wants_partial():
         response = _table(_match_or_404(match_id))

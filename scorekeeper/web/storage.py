@@ -45,6 +45,10 @@ class StaleVersion(Exception):
         self.current = current
 
 
+class MatchFinished(Exception):
+    """An action on a match that is over (only undo re-opens it): TRUST.md I3's 409."""
+
+
 class KeyReused(Exception):
     """An idempotency key already used for a different action (TRUST.md W3)."""
 
@@ -107,6 +111,12 @@ def get_db() -> Database:
         while len(connections) > _CONNECTIONS_PER_THREAD:
             connections.popitem(last=False)[1].close()
     return db
+
+
+def open_connection(path: str) -> Database | None:
+    """This thread's connection to ``path`` if one is open (for checks; opens nothing)."""
+    connections: dict[str, Database] = _local.__dict__.get("connections", {})
+    return connections.get(path)
 
 
 def end_request(_: BaseException | None = None) -> None:
@@ -298,6 +308,8 @@ def append_event(match_id: str, version: int, event: Event, key: str | None = No
                 return Appended(found[0], state_of(match), replayed=True)
         if version != match.version:
             raise StaleVersion(match.version)
+        if not isinstance(event, Undo) and state_of(match).is_finished:
+            raise MatchFinished(f"The match is over: {state_of(match).winner_name} won.")
         before = _STATES.get((match_id, version))
         if before is None or isinstance(event, Undo):
             state = replay(match.players, match.rules, (*match.events, event))

@@ -1,0 +1,451 @@
+"""TRUST.md goals S1-S10, W3-W7, R2, R4, R5, I2, I3 through the test client (both profiles)."""
+
+import html.parser
+import json
+import logging
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from trusttools import Browser, db_bytes, fingerprint, get_rules, mutating_rules, strict_app, url
+
+from scorekeeper.web import capabilities, check_secret_key, create_app, storage
+
+# Every POST route, classified: a new route fails test_every_mutating_route_is_classified.
+MATCH_SCOPED = {"matches.record", "matches.undo", "history.rematch"}
+OPEN_TO_ALL = {  # anyone may start or import a match of their own; people's names are shared by all
+    "matches.new",
+    "history.import_file",
+    "history.rename",
+    "history.merge",
+}
+
+
+@pytest.fixture
+def browser(app):
+    return Browser(strict_app(app))
+
+
+def test_every_mutating_route_is_classified(app):
+    assert set(mutating_rules(app)) == MATCH_SCOPED | OPEN_TO_ALL
+
+
+# S1, S3, S7: capabilities.
+
+
+def test_secrets_have_at_least_128_bits_and_are_stored_only_hashed(browser):
+    match_id = browser.new_match("Anna", "Bo")
+    with browser.client.session_transaction() as session:
+        keeper = session["keeper"][match_id]
+    with browser.app.test_request_context():
+        watch = capabilities.watch_token(match_id)
+    assert len(keeper) >= 43 and len(watch) >= 32  # 256 bits each
+    stored = db_bytes(browser.app)
+    assert keeper.encode() not in stored and watch.encode() not in stored
+    assert capabilities.digest(keeper).encode() in stored
+
+
+def test_a_wrong_secret_gets_the_same_404_as_an_unknown_one(browser):
+    match_id = browser.new_match("Anna", "Bo")
+    with browser.client.session_transaction() as session:
+        keeper = session["keeper"][match_id]
+    wrong = browser.get(f"/claim?t={keeper[:-1]}x")
+    unknown = browser.get("/claim?t=nothing")
+    assert wrong.status_code == unknown.status_code == 404
+    assert wrong.data == unknown.data
+
+
+def test_the_capability_comparison_is_constant_time():
+    import inspect
+
+    assert "hmac.compare_digest" in inspect.getsource(capabilities.is_keeper)
+
+
+def test_a_hand_over_link_sets_an_httponly_cookie_and_drops_the_secret_from_the_url(browser, app):
+    match_id = browser.new_match("Anna", "Bo")
+    with browser.client.session_transaction() as session:
+        keeper = session["keeper"][match_id]
+    other = Browser(browser.app)
+    assert (
+        other.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"}).status_code
+        == 403
+    )
+    claimed = other.get(f"/claim?t={keeper}")
+    assert claimed.status_code == 303
+    assert keeper not in claimed.headers["Location"] and claimed.headers["Location"].endswith(
+        f"/m/{match_id}"
+    )
+    cookie = claimed.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    if app.config["PROFILE"] == "tls":  # S7
+        assert cookie.startswith("__Host-session=") and "Secure" in cookie
+    else:
+        assert "Secure" not in cookie
+    page = other.get(claimed.headers["Location"])
+    assert keeper not in page.text
+    assert page.headers["Cache-Control"] == "no-store"
+    assert (
+        other.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"}).status_code
+        == 303
+    )
+
+
+# S2: the live view cannot write.
+
+
+@pytest.mark.parametrize("endpoint", sorted(MATCH_SCOPED))
+def test_a_spectator_cannot_write_on_any_match_route(browser, endpoint):
+    match_id = browser.new_match("Anna", "Bo")
+    with browser.app.test_request_context():
+        watch = capabilities.watch_token(match_id)
+    spectator = Browser(browser.app)
+    assert spectator.get(f"/watch?t={watch}").status_code == 200
+    before = fingerprint(browser.app)
+    rule = mutating_rules(browser.app)[endpoint]
+    data = {"version": "1", "type": "pass", "player": "Bo", "key": "k"}
+    response = spectator.post(url(rule, match_id), data)
+    assert response.status_code in (403, 404)
+    assert fingerprint(browser.app) == before
+
+
+# S4: CSRF on every POST route.
+
+
+@pytest.mark.parametrize("case", ["missing", "invalid", "other session"])
+def test_every_post_route_refuses_a_bad_csrf_token_and_changes_nothing(browser, case):
+    match_id = browser.new_match("Anna", "Bo")
+    other = Browser(browser.app)
+    token = {"missing": None, "invalid": "not-a-token", "other session": other.token}[case]
+    for endpoint, rule in mutating_rules(browser.app).items():
+        before = fingerprint(browser.app)
+        data = {"version": "1", "type": "pass", "player": "Bo", "name": "X", "other": "2", "start": "1"}
+        response = browser.post(url(rule, match_id), data, token=token)
+        assert response.status_code == 400, endpoint
+        assert fingerprint(browser.app) == before, endpoint
+
+
+def test_csrf_tokens_never_expire_mid_game(app):
+    assert app.config["WTF_CSRF_TIME_LIMIT"] is None
+
+
+# S5: headers on every page.
+
+
+def test_every_page_carries_the_security_headers(browser, app):
+    match_id = browser.new_match("Anna", "Bo")
+    browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"})
+    with browser.app.test_request_context():
+        watch = capabilities.watch_token(match_id)
+    for endpoint, rule in get_rules(browser.app).items():
+        path = url(rule, match_id, person_id=1, step=1)
+        if endpoint in ("matches.watch", "matches.watch_board"):
+            path += f"?t={watch}"
+        if endpoint == "matches.claim":
+            continue  # a redirect, checked above
+        response = browser.get(path)
+        assert response.status_code == 200, (endpoint, response.status_code)
+        headers = response.headers
+        assert headers["Content-Security-Policy"].startswith(
+            "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+        ), endpoint
+        assert "unsafe-inline" not in headers["Content-Security-Policy"]
+        assert "unsafe-eval" not in headers["Content-Security-Policy"]
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "same-origin"
+        assert headers["X-Robots-Tag"] == "noindex"
+        assert headers["Cache-Control"] == "no-store"
+        if app.config["PROFILE"] == "tls":
+            max_age = int(re.search(r"max-age=(\d+)", headers["Strict-Transport-Security"]).group(1))
+            assert max_age >= 31536000
+
+
+# S6, W6: templates fit the CSP, and every action is safe to tap twice.
+
+
+class Elements(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict[str, str]]] = []
+        self.inline_scripts = 0
+
+    def handle_starttag(self, tag, attrs):
+        attributes = {k: v or "" for k, v in attrs}
+        self.elements.append((tag, attributes))
+
+    def handle_data(self, data):
+        if self.elements and self.elements[-1][0] == "script" and data.strip():
+            self.inline_scripts += 1
+
+
+def parse(text: str) -> Elements:
+    parser = Elements()
+    parser.feed(text)
+    return parser
+
+
+def pages_to_lint(browser) -> list[str]:
+    match_id = browser.new_match("Anna", "Bo")
+    pages = [browser.get(f"/m/{match_id}").text]
+    browser.post(f"/m/{match_id}/record", {"version": "1", "type": "declare", "player": "Bo", "hand": "pair"})
+    browser.post(
+        f"/m/{match_id}/record", {"version": "2", "type": "declare", "player": "Anna", "hand": "pair"}
+    )
+    pages.append(browser.get(f"/m/{match_id}").text)  # a tie
+    for path in ("/", "/new", "/players", "/players/1", "/hands", "/import", f"/m/{match_id}/history"):
+        pages.append(browser.get(path).text)
+    with browser.app.test_request_context():
+        pages.append(browser.get(f"/watch?t={capabilities.watch_token(match_id)}").text)
+    return pages
+
+
+def test_templates_need_no_inline_style_script_or_eval(browser):
+    for page in pages_to_lint(browser):
+        parsed = parse(page)
+        assert parsed.inline_scripts == 0
+        for tag, attrs in parsed.elements:
+            assert "style" not in attrs, (tag, attrs)
+            assert not any(a.startswith(("hx-on", "on")) for a in attrs), (tag, attrs)
+            assert "js:" not in attrs.get("hx-vals", "") + attrs.get("hx-headers", "")
+            assert "[" not in attrs.get("hx-trigger", "")
+            if tag == "script":
+                assert attrs.get("src"), "every script is a file"
+        config = next(
+            a["content"] for t, a in parsed.elements if t == "meta" and a.get("name") == "htmx-config"
+        )
+        config = json.loads(config)
+        assert config["allowEval"] is False and config["allowScriptTags"] is False
+        assert config["includeIndicatorStyles"] is False and config["selfRequestsOnly"] is True
+        assert config["historyCacheSize"] == 0
+
+
+def test_every_htmx_action_drops_a_second_tap_and_carries_its_own_key(browser):
+    for page in pages_to_lint(browser):
+        parsed = parse(page)
+        forms = [a for t, a in parsed.elements if t == "form" and "hx-post" in a]
+        keys = [a["value"] for t, a in parsed.elements if t == "input" and a.get("name") == "key"]
+        for attrs in forms:
+            assert attrs["hx-sync"] in ("this:drop", "closest form:drop")
+            assert attrs["hx-disabled-elt"] in ("this", "find button")
+        assert len(keys) == len(forms) and len(set(keys)) == len(keys)
+        assert all(len(k) >= 16 for k in keys)
+        config = json.loads(next(a["content"] for t, a in parsed.elements if a.get("name") == "htmx-config"))
+        swapped = {rule["code"] for rule in config["responseHandling"] if rule.get("swap")}
+        assert {"409", "412", "422"} <= swapped
+        assert config["timeout"] > 0
+    script = (Path(__file__).parents[2] / "static" / "app.js").read_text()
+    assert "htmx:sendError" in script and "htmx:timeout" in script
+
+
+# W3, W4, W5: keys, versions, undo.
+
+
+def test_a_key_reused_with_another_action_is_refused(browser):
+    match_id = browser.new_match("Anna", "Bo")
+    first = browser.post(
+        f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo", "key": "k1"}
+    )
+    assert first.status_code == 303
+    before = fingerprint(browser.app)
+    other = {"version": "2", "type": "pass", "player": "Anna", "key": "k1"}
+    assert browser.post(f"/m/{match_id}/record", other).status_code == 422
+    assert fingerprint(browser.app) == before
+
+
+def test_a_retried_action_answers_with_its_original_seq(browser):
+    match_id = browser.new_match("Anna", "Bo")
+    data = {"version": "1", "type": "pass", "player": "Bo", "key": "k1"}
+    first = browser.post(f"/m/{match_id}/record", data, headers={"HX-Request": "true"})
+    again = browser.post(f"/m/{match_id}/record", data, headers={"HX-Request": "true"})
+    assert first.status_code == again.status_code == 200
+    assert first.headers["X-Event-Seq"] == again.headers["X-Event-Seq"] == "1"
+
+
+def test_two_screens_on_the_same_version_record_once(browser):
+    match_id = browser.new_match("Anna", "Bo")
+    with browser.client.session_transaction() as session:
+        keeper = session["keeper"][match_id]
+    second = Browser(browser.app)
+    second.get(f"/claim?t={keeper}")
+    one = browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo", "key": "a"})
+    two = second.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo", "key": "b"})
+    assert (one.status_code, two.status_code) == (303, 409)
+    three = second.post(
+        f"/m/{match_id}/record", {"type": "pass", "player": "Anna", "key": "c"}, headers={"If-Match": '"v1"'}
+    )
+    assert three.status_code == 412
+    with browser.app.app_context():
+        assert storage.load_match(match_id).version == 2
+
+
+def test_a_double_tapped_undo_removes_exactly_one_event(browser):
+    match_id = browser.new_match("Anna", "Bo")
+    browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"})
+    same = {"version": "2", "key": "u1"}
+    assert browser.post(f"/m/{match_id}/undo", same).status_code == 303
+    assert browser.post(f"/m/{match_id}/undo", same).status_code == 303
+    assert browser.post(f"/m/{match_id}/undo", {"version": "2", "key": "u2"}).status_code == 409
+    with browser.app.app_context():
+        match = storage.load_match(match_id)
+        assert match.version == 3 and storage.state_of(match).speaker == 1
+
+
+# I2, I3: bad requests get a short HTML answer and change nothing.
+
+
+def test_bad_requests_get_the_right_status_and_change_nothing(browser):
+    match_id = browser.new_match("Anna", "Bo")
+    record = f"/m/{match_id}/record"
+    cases = {
+        "too large": (lambda: browser.post(record, {"version": "1", "reason": "x" * 20000}), 413),
+        "wrong method": (lambda: browser.client.get(record), 405),
+        "json body": (
+            lambda: browser.client.post(
+                record,
+                data=json.dumps({"version": 1}),
+                content_type="application/json",
+                headers={"X-CSRFToken": browser.token, "Referer": browser.base + "/"},
+            ),
+            415,
+        ),
+        "multipart body": (
+            lambda: browser.post(
+                record, {"version": "1", "type": "pass", "player": "Bo"}, content_type="multipart/form-data"
+            ),
+            415,
+        ),
+        "unknown capability": (lambda: browser.get("/claim?t=wrong"), 404),
+        "unknown match": (lambda: browser.post("/m/nope/record", {"version": "1"}), 404),
+    }
+    before = fingerprint(browser.app)
+    for name, (send, status) in cases.items():
+        response = send()
+        assert response.status_code == status, name
+        assert response.mimetype == "text/html", name
+        assert "Traceback" not in response.text and "sqlite" not in response.text.lower(), name
+    assert fingerprint(browser.app) == before
+
+
+def test_an_action_on_a_finished_match_is_409(browser):
+    text = (Path(__file__).parents[1] / "matches" / "tie-break-to-ten.json").read_text()
+    match_id = browser.post("/import", {"text": text}).headers["Location"].split("/")[2]
+    with browser.app.app_context():
+        version = storage.load_match(match_id).version
+    response = browser.post(
+        f"/m/{match_id}/record", {"version": str(version), "type": "pass", "player": "Bo"}
+    )
+    assert response.status_code == 409
+    assert "The match is over: Bo won." in response.text
+
+
+def test_a_forced_error_is_a_generic_500_page(app):
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret detail /etc/passwd")
+
+    response = app.test_client().get("/boom")
+    assert response.status_code == 500
+    assert response.mimetype == "text/html"
+    assert "secret detail" not in response.text and "Traceback" not in response.text
+    assert "Nothing was recorded" in response.text
+
+
+# S8: wrong secrets are rate limited; the scorekeeper never is.
+
+
+def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browser):
+    for _ in range(30):
+        assert browser.get("/claim?t=wrong").status_code == 404
+    assert browser.get("/claim?t=wrong").status_code == 429
+    fresh = Browser(strict_app(browser.app))
+    match_id = fresh.new_match("Anna", "Bo")
+    with fresh.app.test_request_context():
+        board = f"/watch/board?t={capabilities.watch_token(match_id)}"
+    statuses = {fresh.get(board, headers={"If-None-Match": '"v1"'}).status_code for _ in range(600)}
+    assert statuses == {304}
+    version = 1
+    for _ in range(60):  # taps are not limited at all: Bo passes, undo, and again
+        passed = fresh.post(
+            f"/m/{match_id}/record", {"version": str(version), "type": "pass", "player": "Bo"}
+        )
+        undone = fresh.post(f"/m/{match_id}/undo", {"version": str(version + 1)})
+        assert (passed.status_code, undone.status_code) == (303, 303)
+        version += 2
+
+
+# S9: no secret in the app's logs.
+
+
+def test_no_secret_reaches_the_logs(browser, caplog):
+    caplog.set_level(logging.DEBUG)
+    match_id = browser.new_match("Anna", "Bo")
+    with browser.client.session_transaction() as session:
+        keeper = session["keeper"][match_id]
+    with browser.app.test_request_context():
+        watch = capabilities.watch_token(match_id)
+    Browser(browser.app).get(f"/claim?t={keeper}")
+    browser.get(f"/watch?t={watch}")
+    browser.get("/claim?t=wrong-secret-attempt")
+    assert keeper not in caplog.text and watch not in caplog.text
+
+
+# S10: the secret key and debug.
+
+
+@pytest.mark.parametrize("key", ["", "short", "dev", "x" * 31, None])
+def test_a_short_or_default_secret_key_is_refused(key):
+    with pytest.raises(RuntimeError):
+        check_secret_key(key)
+
+
+def test_the_app_refuses_to_start_with_a_weak_key(app):
+    with pytest.raises(RuntimeError):
+        create_app({**app.config, "SECRET_KEY": "changeme"})
+
+
+def test_debug_is_off_and_a_generated_key_is_long(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    monkeypatch.setenv("SCOREKEEPER_DATABASE", str(tmp_path / "db.sqlite"))
+    app = create_app()
+    assert app.debug is False
+    assert len(app.config["SECRET_KEY"]) >= 32
+
+
+# R2, R4, R5: storage.
+
+
+def test_every_connection_has_the_durability_pragmas(app):
+    with app.app_context():
+        db = storage.get_db()
+        read = {
+            p: db.execute(f"PRAGMA {p}").fetchone()[0]
+            for p in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")
+        }
+    assert read == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 5000, "foreign_keys": 1}
+
+
+def test_sqlite_utils_is_pinned_to_version_4():
+    major = int(sqlite_utils.__version__.split(".")[0]) if hasattr(sqlite_utils, "__version__") else None
+    from importlib.metadata import version
+
+    assert version("sqlite-utils").startswith("4.")
+    assert major in (None, 4)
+
+
+def test_a_corrupt_database_refuses_every_write_and_says_so(app, tmp_path, caplog):
+    copy = tmp_path / "corrupt.sqlite"
+    source = sqlite_utils.Database(app.config["DATABASE"])
+    source.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    source.close()
+    shutil.copy(app.config["DATABASE"], copy)
+    data = bytearray(copy.read_bytes())
+    for offset in range(4096, min(len(data), 4096 * 6), 7):  # scribble over the b-tree pages
+        data[offset] = 0xFF
+    copy.write_bytes(bytes(data))
+    with caplog.at_level(logging.ERROR):
+        broken = create_app({**app.config, "DATABASE": str(copy)})
+    assert broken.config["READ_ONLY"] is True
+    assert "refusing every write" in caplog.text
+    response = broken.test_client().post("/new", data={"name": ["Anna", "Bo"], "start": "1"})
+    assert response.status_code == 503
