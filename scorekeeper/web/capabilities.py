@@ -16,6 +16,9 @@ import secrets
 from flask import current_app, session
 
 SESSION_KEY = "keeper"
+# A cookie over 4 KB is dropped by browsers, with every role in it: keep the newest matches only
+# (an older one is won back with its hand-over link).
+KEPT_ROLES = 20
 
 
 def new_secret() -> str:
@@ -34,9 +37,9 @@ def watch_token(match_id: str) -> str:
 
 def remember_keeper(match_id: str, token: str) -> None:
     """Make this browser a scorekeeper of the match (its session cookie is HttpOnly)."""
-    held = dict(session.get(SESSION_KEY, {}))
+    held = {k: v for k, v in session.get(SESSION_KEY, {}).items() if k != match_id}
     held[match_id] = token
-    session[SESSION_KEY] = held
+    session[SESSION_KEY] = dict(list(held.items())[-KEPT_ROLES:])
     session.permanent = True
 
 

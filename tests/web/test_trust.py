@@ -449,3 +449,14 @@ def test_a_corrupt_database_refuses_every_write_and_says_so(app, tmp_path, caplo
     assert "refusing every write" in caplog.text
     response = broken.test_client().post("/new", data={"name": ["Anna", "Bo"], "start": "1"})
     assert response.status_code == 503
+
+
+def test_a_phone_that_starts_many_matches_keeps_a_cookie_browsers_accept(browser):
+    for _ in range(60):
+        browser.new_match("Anna", "Bo")
+    cookie = next(c for c in browser.client._cookies.values() if "session" in c.key)
+    assert len(cookie.value) < 4000
+    last = browser.new_match("Anna", "Bo")
+    assert (
+        browser.post(f"/m/{last}/record", {"version": "1", "type": "pass", "player": "Bo"}).status_code == 303
+    )

@@ -1,0 +1,272 @@
+"""TRUST.md I1, I4, I5: generated bad input, a stateful model, hostile names (Hypothesis)."""
+
+from __future__ import annotations
+
+import html.parser
+import random
+import re
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from simulate import candidates
+from trusttools import mutating_rules, url
+from webtools import form_for
+
+from scorekeeper.match import replay
+from scorekeeper.rules import Rules
+from scorekeeper.web import create_app, storage
+
+CI = settings(derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+pytestmark = pytest.mark.slow  # 1-1.5 minutes each on this machine; CI runs them
+
+
+def fresh_app(tmp_path_factory, name: str):
+    path = tmp_path_factory.mktemp(name) / "db.sqlite"
+    config = {"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k" * 40, "WTF_CSRF_ENABLED": False}
+    return create_app({**config, "RATELIMIT_ENABLED": False})
+
+
+# I1: 10,000 malformed posts, 0 server errors, nothing changed by a refusal.
+
+FIELD_NAMES = [
+    "type",
+    "player",
+    "hand",
+    "cards",
+    "pick",
+    "count",
+    "points",
+    "reason",
+    "winner",
+    "card",
+    "version",
+    "key",
+    "name",
+    "dealer",
+    "start",
+    "move",
+    "target",
+    "win",
+    "other",
+    "text",
+    "draw.Anna",
+    "points.pair",
+]
+VALUES = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(
+        [
+            "declare",
+            "pass",
+            "tie",
+            "undo",
+            "draw",
+            "exchange",
+            "adjust",
+            "trick",
+            "Anna",
+            "Bo",
+            "Dan",
+            "pair",
+            "high_card",
+            "Qs Qh 9c 9d 2s",
+            "1x",
+            "-1",
+            "0",
+            "6",
+            "999999999999",
+            "",
+            "null",
+            "{}",
+        ]
+    ),
+    st.integers(-(10**6), 10**6).map(str),
+)
+
+
+def test_malformed_posts_never_cause_a_server_error_or_a_change(tmp_path_factory):
+    app = fresh_app(tmp_path_factory, "i1")
+    client = app.test_client()
+    made = client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "0", "start": "1"})
+    match_id = made.headers["Location"].rsplit("/", 1)[1]
+    routes = sorted(mutating_rules(app).values())
+    seen = {"requests": 0, "refused": 0}
+
+    def rows_touched() -> int:
+        # Every write goes through this thread's connection; total_changes counts every row any
+        # statement touched, rolled back or not, so an unchanged count means nothing was written.
+        db = storage.open_connection(app.config["DATABASE"])
+        return 0 if db is None else db.conn.total_changes
+
+    @settings(CI, max_examples=10_000)
+    @given(
+        st.sampled_from(routes),
+        st.sampled_from([match_id, "nope", ""]),
+        st.dictionaries(st.sampled_from(FIELD_NAMES) | st.text(max_size=8), VALUES, max_size=6),
+    )
+    def post(rule, which, fields):
+        before = rows_touched()
+        response = client.post(url(rule, which or match_id, person_id=1), data=fields)
+        seen["requests"] += 1
+        assert response.status_code < 500, (rule, fields, response.status_code)
+        if 400 <= response.status_code < 500:
+            seen["refused"] += 1
+            assert rows_touched() == before, (rule, fields)
+            assert response.mimetype == "text/html"
+
+    post()
+    assert seen["requests"] == 10_000 and seen["refused"] > 0
+
+
+# I4: after every step the rendered scores equal the reference (the core replaying what was accepted).
+
+
+SEAT = re.compile(r'<span class="name">([^<]*)</span>\s*<span class="score">(\d+)</span>')
+
+
+class TableMachine(RuleBasedStateMachine):
+    """The scorekeeper taps, undoes, double-taps and sends rubbish; the page must agree with the model."""
+
+    app = None
+
+    @initialize(seed=st.integers(0, 10**6))
+    def start(self, seed):
+        self.rng = random.Random(seed)
+        self.client = TableMachine.app.test_client()
+        response = self.client.post("/new", data={"name": ["Anna", "Bo", "Cia"], "dealer": "0", "start": "1"})
+        self.match_id = response.headers["Location"].rsplit("/", 1)[1]
+        self.events = []  # the events the server acknowledged, in order (the reference)
+        self.version = 1
+        self.last = None  # the last accepted post, to send again
+        from scorekeeper.events import Dealer
+
+        self.events.append(Dealer("Anna"))
+
+    def model(self):
+        return replay(("Anna", "Bo", "Cia"), Rules(), self.events)
+
+    def post(self, path, data):
+        return self.client.post(f"/m/{self.match_id}/{path}", data=data, headers={"HX-Request": "true"})
+
+    @rule()
+    def tap_something_legal(self):
+        options = candidates(self.model())
+        if not options:
+            return
+        event = self.rng.choice(options)
+        data = {**form_for(event), "version": str(self.version), "key": f"k{self.rng.random()}"}
+        response = self.post("record", data)
+        if response.status_code == 200:
+            self.events.append(event)
+            self.version += 1
+            self.last = ("record", data)
+        else:
+            assert response.status_code in (409, 422), response.status_code
+
+    @rule()
+    def undo(self):
+        data = {"version": str(self.version), "key": f"u{self.rng.random()}"}
+        response = self.post("undo", data)
+        if response.status_code == 200:
+            from scorekeeper.events import Undo
+
+            self.events.append(Undo())
+            self.version += 1
+            self.last = ("undo", data)
+        else:
+            assert response.status_code == 422  # nothing to undo
+
+    @rule()
+    def tap_twice(self):
+        if self.last is not None:
+            assert self.post(*self.last).status_code == 200  # the same key: recorded once, answered again
+
+    @rule(
+        junk=st.dictionaries(
+            st.sampled_from(["type", "player", "hand", "count", "version"]), st.text(max_size=6)
+        )
+    )
+    def send_rubbish(self, junk):
+        response = self.post("record", junk)
+        assert response.status_code in (400, 409, 412, 415, 422)
+
+    @rule()
+    def tap_on_a_stale_screen(self):
+        if self.version > 1:
+            response = self.post("record", {"version": str(self.version - 1), "type": "pass", "player": "Bo"})
+            assert response.status_code == 409
+
+    @invariant()
+    def the_page_shows_the_models_scores(self):
+        if not hasattr(self, "client"):
+            return
+        page = self.client.get(f"/m/{self.match_id}").text
+        shown = {name: int(score) for name, score in SEAT.findall(page)}
+        assert shown == self.model().totals
+
+
+def test_the_page_always_agrees_with_the_reference_model(tmp_path_factory):
+    TableMachine.app = fresh_app(tmp_path_factory, "i4")
+    TableMachine.TestCase.settings = settings(CI, max_examples=200, stateful_step_count=50)
+    TableMachine.TestCase().runTest()
+
+
+# I5: hostile names stay text.
+
+PAYLOADS = [
+    "<script>alert(1)</script>",
+    '" hx-post="/new" x="',
+    "' onmouseover='alert(1)",
+    "<img src=x onerror=alert(1)>",
+    "\u202eevil",
+    "🂡 ace",
+    "Bo\x00b",
+    "{{ 7*7 }}",
+    "</section><script>x</script>",
+    '"><svg onload=alert(1)>',
+]
+NAMES = st.one_of(st.sampled_from(PAYLOADS), st.text(min_size=1, max_size=40)).filter(
+    lambda n: n.strip() and n.strip().casefold() != "bo" and "\x00" not in n.strip()[:0]
+)
+
+
+class Structure(html.parser.HTMLParser):
+    """Which attributes appear on which tags, and how many scripts: what a name must never change."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.pairs: set[tuple[str, str]] = set()
+        self.scripts = 0
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.pairs |= {(tag, name) for name, _ in attrs}
+        self.scripts += tag == "script"
+
+
+def test_hostile_player_names_are_only_ever_text(tmp_path_factory):
+    app = fresh_app(tmp_path_factory, "i5")
+    client = app.test_client()
+
+    def pages(first: str):
+        made = client.post("/new", data={"name": [first, "Bo"], "dealer": "0", "start": "1"})
+        assert made.status_code == 303, made.text
+        match_id = made.headers["Location"].rsplit("/", 1)[1]
+        client.post(f"/m/{match_id}/record", data={"version": "1", "type": "pass", "player": "Bo"})
+        paths = [f"/m/{match_id}", f"/m/{match_id}/history", "/"]
+        return [client.get(p).text for p in paths]
+
+    baseline = [Structure(p) for p in pages("Anna")]
+
+    @settings(CI, max_examples=1000)
+    @given(NAMES)
+    def hostile(name):
+        for text, allowed in zip(pages(name), baseline, strict=True):
+            found = Structure(text)
+            assert found.scripts == allowed.scripts
+            assert found.pairs <= allowed.pairs, found.pairs - allowed.pairs
+            assert "<script>alert" not in text
+
+    hostile()
