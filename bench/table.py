@@ -109,8 +109,8 @@ class Scorekeeper:
         form = {"name": list(PLAYERS), "dealer": "draw", "start": "1", "csrf_token": self.token}
         response, _ = self.request("POST", "/new", form)
         self.match = response.getheader("Location").rsplit("/", 1)[1]
-        page = self.request("GET", f"/m/{self.match}")[1].decode()
-        self.watch = re.search(r"/w/([\w-]+)", page).group(1)
+        share = self.request("GET", f"/m/{self.match}/handover")[1].decode()
+        self.watch = re.search(r"/watch\?t=([\w-]+)", share).group(1)
         self.events, _ = random_events(PLAYERS, Rules(), self.rng.choice, 400, undo=True)
         self.version = 0
 
@@ -135,7 +135,7 @@ class Scorekeeper:
         start = time.perf_counter()
         response, _ = self.request(
             "GET",
-            f"/w/{self.watch}/board",
+            f"/watch/board?t={self.watch}",
             headers={"HX-Request": "true", "If-None-Match": f'"v{self.version}"'},
         )
         took = time.perf_counter() - start

@@ -86,6 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll; roles renew when added
         RATELIMIT_HEADERS_ENABLED=False,
         APP_VERSION=__version__,
     )

@@ -10,6 +10,7 @@ secret may record; the live view and everybody else only read.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -209,7 +210,21 @@ def watch_board() -> Response:
     else:
         match = _watched(token)
         etag = f'"v{match.version}"'
-        context = table_context(match, storage.state_of(match), spectator=True, watch_token=token)
-        response = render("matches/_board.html", "matches/_board.html", **context)
+        response = Response(_board_html(match, token), mimetype="text/html")
+        response.vary.add("HX-Request")
     response.headers["ETag"] = etag
     return response
+
+
+_BOARDS: OrderedDict[tuple[str, int], str] = OrderedDict()
+
+
+def _board_html(match: storage.StoredMatch, token: str) -> str:
+    """The board of a match at a version, rendered once for all its spectators (it is the same for each)."""
+    key = (match.id, match.version)
+    if key not in _BOARDS:
+        context = table_context(match, storage.state_of(match), spectator=True, watch_token=token)
+        _BOARDS[key] = render_template("matches/_board.html", **context)
+        while len(_BOARDS) > 256:
+            _BOARDS.popitem(last=False)
+    return _BOARDS[key]
