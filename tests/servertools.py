@@ -135,10 +135,10 @@ class Phone:
 class Keeper(Phone):
     """A scorekeeper scoring one long match of real rounds (random legal play), tap by tap."""
 
-    def __init__(self, port: int, seed: int, target: int = 2000, **kwargs) -> None:
+    def __init__(self, port: int, seed: int, target: int = 2000, steps: int = 3000, **kwargs) -> None:
         super().__init__(port, **kwargs)
         self.rng = random.Random(seed)
-        self.target = target
+        self.target, self.steps = target, steps
         self.new_match()
 
     def new_match(self) -> None:
@@ -148,7 +148,7 @@ class Keeper(Phone):
         share = self.request("GET", f"/m/{self.match}/handover")[1].decode()
         self.watch = re.search(r"/watch\?t=([\w-]+)", share).group(1)
         self.events, _ = random_events(
-            ("Anna", "Bo", "Cia"), Rules(target=self.target), self.rng.choice, 3000
+            ("Anna", "Bo", "Cia"), Rules(target=self.target), self.rng.choice, self.steps
         )
         self.version = 0
 
