@@ -74,21 +74,7 @@ def fill(db_path: str, count: int, templates: list[dict], rng: random.Random) ->
             person = db.execute("INSERT INTO people (name) VALUES (?)", [name]).lastrowid
             db.execute("INSERT INTO aliases (name, person_id) VALUES (?, ?)", [name, person])
             db.execute("INSERT INTO players (name, last_played) VALUES (?, ?)", [name, "2026-01-01"])
-        columns = [
-            "match_id",
-            "seat",
-            "name",
-            "score",
-            "won",
-            "finished",
-            "rounds",
-            "chicago_won",
-            "chicago_lost",
-        ]
-        columns += ["best_hand", *(f"p_{s}" for s in POINT_SOURCES)]
-        figure_sql = (
-            f"INSERT INTO match_players ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-        )
+        figure_sql = storage.FIGURES_INSERT
         for i in range(count):
             t = templates[i % len(templates)]
             names = rng.sample(POOL, len(t["players"]))

@@ -15,7 +15,6 @@ finished match is followed by a new one. Loopback only, bounded in time.
 from __future__ import annotations
 
 import argparse
-import gzip
 import http.client
 import os
 import random
@@ -28,12 +27,12 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "web")]
 
+from servertools import Phone  # noqa: E402
 from simulate import random_events  # noqa: E402
 from webtools import form_for  # noqa: E402
 
@@ -73,37 +72,13 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     process.wait(timeout=10)
 
 
-class Scorekeeper:
+class Scorekeeper(Phone):
     """One phone: its own session and CSRF token, scoring its own matches through the forms."""
 
     def __init__(self, port: int, seed: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        super().__init__(port)
         self.rng = random.Random(seed)
-        self.cookie = ""
-        page = self.request("GET", "/new")[1].decode()
-        self.token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
         self.new_match()
-
-    def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
-        data = urllib.parse.urlencode(body or {}, doseq=True)
-        head = {"Accept-Encoding": "gzip", "Cookie": self.cookie, **(headers or {})}
-        if body is not None:
-            head["Content-Type"] = "application/x-www-form-urlencoded"
-        self.conn.request(method, path, data if body is not None else None, head)
-        response = self.conn.getresponse()
-        wire = response.read()
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
-        self.wire_bytes = len(wire)
-        encoding = response.getheader("Content-Encoding")
-        if encoding == "gzip":
-            return response, gzip.decompress(wire)
-        if encoding == "br":
-            import brotli
-
-            return response, brotli.decompress(wire)
-        return response, wire
 
     def new_match(self) -> None:
         form = {"name": list(PLAYERS), "dealer": "draw", "start": "1", "csrf_token": self.token}

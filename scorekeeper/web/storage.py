@@ -363,22 +363,28 @@ def match_by_keeper(token: str) -> str | None:
     return None if row is None else str(row[0])
 
 
+FIGURE_COLUMNS = (
+    "match_id",
+    "seat",
+    "name",
+    "score",
+    "won",
+    "finished",
+    "rounds",
+    "chicago_won",
+    "chicago_lost",
+    "best_hand",
+    *(f"p_{source}" for source in POINT_SOURCES),
+)
+FIGURES_INSERT = (
+    f"INSERT INTO match_players ({', '.join(FIGURE_COLUMNS)}) VALUES ({', '.join('?' * len(FIGURE_COLUMNS))})"
+)
+
+
 def _store_figures(db: Database, match: StoredMatch, state: MatchState) -> None:
     """Keep each player's figures and the chart's points for this match, replacing the old ones."""
     db.execute("DELETE FROM match_players WHERE match_id = ?", [match.id])
-    columns = [
-        "match_id",
-        "seat",
-        "name",
-        "score",
-        "won",
-        "finished",
-        "rounds",
-        "chicago_won",
-        "chicago_lost",
-    ]
-    columns += ["best_hand", *(f"p_{source}" for source in POINT_SOURCES)]
-    sql = f"INSERT INTO match_players ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    sql = FIGURES_INSERT
     for f in figures(state, match.events):
         best = -1 if f.best_hand is None else Category(f.best_hand).order
         values = [
