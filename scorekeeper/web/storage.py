@@ -417,13 +417,6 @@ def refresh_figures(db: Database, match_id: str) -> None:
     _store_figures(db, stored, file.replay())
 
 
-def recent_matches(limit: int = 50) -> list[dict[str, Any]]:
-    """The newest matches first, for the match list."""
-    db = get_db()
-    rows = db.table("matches").rows_where(order_by="updated_at desc", limit=limit)
-    return [{**row, "players": json.loads(row["players"])} for row in rows]
-
-
 def known_players() -> list[str]:
     """Names used before, most recent first, to suggest when starting a match."""
     rows = get_db().table("players").rows_where(order_by="last_played desc", limit=50)
