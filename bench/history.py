@@ -24,12 +24,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from simulate import random_events  # noqa: E402
 
-from scorekeeper.hands import Category  # noqa: E402
 from scorekeeper.matchfile import write_event  # noqa: E402
 from scorekeeper.rules import Rules  # noqa: E402
 from scorekeeper.summary import figures, totals_by_round  # noqa: E402
 from scorekeeper.web import create_app, storage  # noqa: E402
-from scorekeeper.web.migrations import POINT_SOURCES  # noqa: E402
 
 POOL = [f"Player{i:02d}" for i in range(40)]
 TEMPLATES = 60
@@ -110,23 +108,7 @@ def fill(db_path: str, count: int, templates: list[dict], rng: random.Random) ->
                 ],
             )
             for f in t["figures"]:
-                best = -1 if f.best_hand is None else Category(f.best_hand).order
-                db.execute(
-                    figure_sql,
-                    [
-                        match_id,
-                        f.seat,
-                        names[f.seat],
-                        f.score,
-                        f.won,
-                        f.finished,
-                        f.rounds,
-                        f.chicago_won,
-                        f.chicago_lost,
-                        best,
-                    ]
-                    + [f.points.get(s, 0) for s in POINT_SOURCES],
-                )
+                db.execute(figure_sql, storage.figure_row(match_id, f, names[f.seat]))
             ids.append(match_id)
         db.execute("COMMIT")
     return ids

@@ -245,13 +245,7 @@ class MatchState:
 
     def changes(self) -> list[ScoreChange]:
         """Every change of a total since the start, oldest first."""
-        out: list[ScoreChange] = []
-        node = self.history
-        while node is not None:
-            out.append(node.change)
-            node = node.before
-        out.reverse()
-        return out
+        return list(self.iter_changes())[::-1]
 
     def can_call_chicago(self, seat: int) -> bool:
         """True if ``seat`` may call Chicago now (phase 3, before a trick, enough points)."""

@@ -30,7 +30,7 @@ from scorekeeper.match import apply, replay
 from scorekeeper.matchfile import MatchFile, read_event, read_name, write_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
-from scorekeeper.summary import figures, totals_by_round
+from scorekeeper.summary import PlayerFigures, figures, totals_by_round
 from scorekeeper.web import capabilities, migrations
 from scorekeeper.web.migrations import POINT_SOURCES
 
@@ -381,24 +381,28 @@ FIGURES_INSERT = (
 )
 
 
+def figure_row(match_id: str, f: PlayerFigures, name: str | None = None) -> list[Any]:
+    """The values of one match_players row, in FIGURE_COLUMNS order (``name`` overrides the player's)."""
+    best = -1 if f.best_hand is None else Category(f.best_hand).order
+    row = [
+        match_id,
+        f.seat,
+        name or f.name,
+        f.score,
+        f.won,
+        f.finished,
+        f.rounds,
+        f.chicago_won,
+        f.chicago_lost,
+    ]
+    return [*row, best, *(f.points.get(source, 0) for source in POINT_SOURCES)]
+
+
 def _store_figures(db: Database, match: StoredMatch, state: MatchState) -> None:
     """Keep each player's figures and the chart's points for this match, replacing the old ones."""
     db.execute("DELETE FROM match_players WHERE match_id = ?", [match.id])
-    sql = FIGURES_INSERT
     for f in figures(state, match.events):
-        best = -1 if f.best_hand is None else Category(f.best_hand).order
-        values = [
-            match.id,
-            f.seat,
-            f.name,
-            f.score,
-            f.won,
-            f.finished,
-            f.rounds,
-            f.chicago_won,
-            f.chicago_lost,
-        ]
-        db.execute(sql, [*values, best, *(f.points.get(source, 0) for source in POINT_SOURCES)])
+        db.execute(FIGURES_INSERT, figure_row(match.id, f))
     db.execute("UPDATE matches SET chart = ? WHERE id = ?", [json.dumps(totals_by_round(state)), match.id])
 
 
