@@ -17,6 +17,18 @@ from scorekeeper.matchfile import EVENT_TYPES, FormatError, read_event
 INT_FIELDS = ("count", "points")
 
 
+def whole_number(text: str) -> int | None:
+    """A whole number from 0 to 999,999,999 written in ASCII digits, or None.
+
+    ``str.isdigit`` alone is not enough: it accepts ``'¹'``, which ``int`` refuses,
+    and SQLite refuses integers past 64 bits.
+
+    >>> whole_number("12"), whole_number("¹"), whole_number("-1"), whole_number(""), whole_number("9" * 30)
+    (12, None, None, None, None)
+    """
+    return int(text) if len(text) <= 9 and text.isascii() and text.isdigit() else None
+
+
 def cards_from(form: MultiDict[str, str], field: str = "cards") -> str | None:
     """Typed and picked cards together, or None when neither was given."""
     parts = [form.get(field, "").strip(), *form.getlist("pick")]

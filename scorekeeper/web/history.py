@@ -22,6 +22,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.summary import score_sheet, totals_by_round
 from scorekeeper.web import capabilities, stats, storage
 from scorekeeper.web.chart import chart
+from scorekeeper.web.forms import whole_number
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
@@ -53,7 +54,7 @@ def match_page(match_id: str) -> str:
     )
 
 
-@bp.get("/m/<match_id>/at/<int:step>")
+@bp.get("/m/<match_id>/at/<int(max=999999):step>")
 def at(match_id: str, step: int) -> str:
     """The table exactly as it was after the first ``step`` events."""
     match = _match(match_id)
@@ -125,7 +126,7 @@ def players() -> str:
     return render_template("history/players.html", people=stats.people())
 
 
-@bp.get("/players/<int:person_id>")
+@bp.get("/players/<int(max=999999999):person_id>")
 def player(person_id: int) -> str:
     person = stats.person(person_id)
     if person is None:
@@ -133,7 +134,7 @@ def player(person_id: int) -> str:
     return render_template("history/player.html", person=person, others=stats.names())
 
 
-@bp.post("/players/<int:person_id>/rename")
+@bp.post("/players/<int(max=999999999):person_id>/rename")
 def rename(person_id: int) -> BaseResponse | tuple[str, int]:
     person = stats.person(person_id)
     if person is None:
@@ -148,12 +149,12 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
     return redirect(url_for("history.player", person_id=person_id), 303)
 
 
-@bp.post("/players/<int:person_id>/merge")
+@bp.post("/players/<int(max=999999999):person_id>/merge")
 def merge(person_id: int) -> BaseResponse:
-    other = request.form.get("other", "")
-    if stats.person(person_id) is None or not other.isdigit() or stats.person(int(other)) is None:
+    other = whole_number(request.form.get("other", ""))
+    if stats.person(person_id) is None or other is None or stats.person(other) is None:
         abort(404)
-    storage.merge_people(person_id, int(other))
+    storage.merge_people(person_id, other)
     return redirect(url_for("history.player", person_id=person_id), 303)
 
 

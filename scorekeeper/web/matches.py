@@ -21,7 +21,7 @@ from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.web import capabilities, stats, storage
 from scorekeeper.web.chart import chart
-from scorekeeper.web.forms import event_from_form
+from scorekeeper.web.forms import event_from_form, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
@@ -52,9 +52,8 @@ def _is_keeper(match: storage.StoredMatch) -> bool:
 def index() -> Response:
     """Matches, newest first, optionally one player's; each with a small chart of its totals."""
     player = request.args.get("player", "")
-    person = int(player) if player.isdigit() else None
-    page_arg = request.args.get("page", "1")
-    page = int(page_arg) if page_arg.isdigit() and int(page_arg) > 0 else 1
+    person = whole_number(player)
+    page = whole_number(request.args.get("page", "1")) or 1
     rows, more = stats.list_matches(person, page)
     for row in rows:
         points = row["chart"] or [[0] * len(row["players"])]

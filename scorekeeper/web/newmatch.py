@@ -14,6 +14,7 @@ from scorekeeper.hands import DECLARABLE
 from scorekeeper.matchfile import FormatError, read_players
 from scorekeeper.rules import BASE_POINTS, Rules, RulesError
 from scorekeeper.web import storage
+from scorekeeper.web.forms import whole_number
 
 SEATS = 4
 INT_RULES = ("target", "last_trick", "chicago", "chicago_min", "no_exchange_at")
@@ -24,8 +25,8 @@ def _names(form: MultiDict[str, str] | None) -> list[str]:
     names = [n.strip() for n in form.getlist("name")] if form is not None else []
     names = (names + [""] * SEATS)[:SEATS]
     move = form.get("move", "") if form is not None else ""
-    if move.isdigit() and 0 < int(move) < SEATS:
-        i = int(move)
+    i = whole_number(move)
+    if i is not None and 0 < i < SEATS:
         names[i - 1], names[i] = names[i], names[i - 1]
     return names
 
@@ -90,6 +91,7 @@ def read_new_match(form: MultiDict[str, str]) -> tuple[tuple[str, ...], Rules, s
     dealer = form.get("dealer", "draw")
     if dealer == "draw":
         return players, rules, None
-    if not dealer.isdigit() or not 0 <= int(dealer) < len(players):
+    seat = whole_number(dealer)
+    if seat is None or not seat < len(players):
         raise FormatError("Pick the first dealer among the players, or draw for it")
-    return players, rules, players[int(dealer)]
+    return players, rules, players[seat]

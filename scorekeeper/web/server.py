@@ -5,22 +5,23 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from flask import Flask
 from gunicorn.app.base import BaseApplication
 
 from scorekeeper.web import create_app
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
-    def __init__(self, options: dict[str, Any]) -> None:
-        self.options = options
+    def __init__(self, app: Flask, options: dict[str, Any]) -> None:
+        self.app, self.options = app, options
         super().__init__()
 
     def load_config(self) -> None:
         for key, value in self.options.items():
             self.cfg.set(key, value)
 
-    def load(self) -> Any:
-        return create_app()
+    def load(self) -> Flask:
+        return self.app
 
 
 # The request path without its query string, and no Referer: capability secrets travel in
@@ -34,9 +35,14 @@ def serve(
     """Create and migrate the database, then serve until stopped."""
     if db:
         os.environ["SCOREKEEPER_DATABASE"] = os.path.abspath(db)
-    create_app()  # migrate once before the workers start
+    # Created (and the database migrated and checked) once, before the workers fork: they answer
+    # as soon as the port is open. The app opens no connection here that a worker would inherit.
+    app = create_app()
+    for name in app.jinja_env.list_templates(extensions=["html"]):
+        app.jinja_env.get_template(name)  # compiled once here, not in each worker's first requests
     print(f"Chicago Scorekeeper on http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
     _Server(
+        app,
         {
             "bind": f"{host}:{port}",
             "workers": workers,
@@ -47,5 +53,6 @@ def serve(
             "errorlog": "-",
             "loglevel": "warning",
             "graceful_timeout": 5,
-        }
+            "preload_app": True,
+        },
     ).run()

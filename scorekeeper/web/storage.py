@@ -26,8 +26,9 @@ from sqlite_utils import Database
 
 from scorekeeper.events import Event, Undo
 from scorekeeper.hands import Category
-from scorekeeper.match import apply, replay
+from scorekeeper.match import apply, in_effect, replay
 from scorekeeper.matchfile import MatchFile, read_event, read_name, write_event
+from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
 from scorekeeper.summary import PlayerFigures, figures, totals_by_round
@@ -281,18 +282,25 @@ def state_of(match: StoredMatch) -> MatchState:
 
 
 def append_event(match_id: str, version: int, event: Event, key: str | None = None) -> Appended:
-    """Check ``event`` against the whole match and store it, all in one write transaction.
+    """Check ``event`` against the whole match and store it in one write transaction.
 
     Raises ``StaleVersion`` if the match has moved on since ``version``, ``KeyReused``
     if ``key`` recorded a different action, and ``RuleBroken`` if the engine refuses
     the event; in each case nothing is stored. A ``key`` that recorded this same
     action before records nothing again and answers with the original ``seq``
-    (a double tap, or a retry after a lost response). The state at ``version`` is
-    usually kept, so the event is applied to it directly; an undo (which needs
-    the earlier states) or a cold cache replays.
+    (a double tap, or a retry after a lost response).
+
+    The engine's work (the new state, the figures) is done on the match as read
+    at ``version`` before the write lock is taken, so that other writers do not
+    wait on it; inside the transaction the version is read again, and the work
+    is used only if the match is still at that version.
     """
     db = get_db()
     fingerprint = capabilities.digest(json.dumps(write_event(event), sort_keys=True))
+    seen = load_match(match_id)
+    if seen is None:
+        raise LookupError(match_id)
+    outcome = _applied(seen, event) if seen.version == version else None
     with immediate(db):
         match = load_match(match_id)
         if match is None:
@@ -308,19 +316,14 @@ def append_event(match_id: str, version: int, event: Event, key: str | None = No
                 return Appended(found[0], state_of(match), replayed=True)
         if version != match.version:
             raise StaleVersion(match.version)
-        if not isinstance(event, Undo) and state_of(match).is_finished:
-            raise MatchFinished(f"The match is over: {state_of(match).winner_name} won.")
-        before = _STATES.get((match_id, version))
-        if before is None or isinstance(event, Undo):
-            state = replay(match.players, match.rules, (*match.events, event))
-        else:
-            state = apply(before, event)
-        stamp = now()
-        payload = write_event(event)
-        del payload["type"]
+        if outcome is None or outcome.before is not match:  # another writer changed it in between
+            outcome = _applied(match, event)
+        if isinstance(outcome.result, Exception):
+            raise outcome.result
+        state, after, rows, chart = outcome.result
         db.execute(
             "INSERT INTO events (match_id, seq, type, payload, recorded_at) VALUES (?, ?, ?, ?, ?)",
-            [match_id, version, event.type, json.dumps(payload, ensure_ascii=False), stamp],
+            [match_id, version, event.type, outcome.payload, after.updated_at],
         )
         if key is not None:
             db.execute(
@@ -328,29 +331,66 @@ def append_event(match_id: str, version: int, event: Event, key: str | None = No
                 [match_id, key, version, fingerprint],
             )
         db.execute(
-            "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ? WHERE id = ?",
+            "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ?, chart = ?"
+            " WHERE id = ?",
             [
                 version + 1,
-                stamp,
+                after.updated_at,
                 "finished" if state.is_finished else "in_progress",
                 state.winner_name,
                 state.round,
+                chart,
                 match_id,
             ],
         )
-        after = StoredMatch(
-            match.id,
-            match.keeper_hash,
-            MatchFile(match.players, match.rules, (*match.events, event)),
-            version + 1,
-            match.created_at,
-            stamp,
-            (*match.recorded_at, stamp),
-        )
-        _store_figures(db, after, state)
+        db.execute("DELETE FROM match_players WHERE match_id = ?", [match_id])
+        db.conn.executemany(FIGURES_INSERT, rows)
     _keep(_MATCHES, (match_id, version + 1), after)
     _keep(_STATES, (match_id, version + 1), state)
     return Appended(version, state)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """The engine's verdict on an event at one version: the new state and rows, or its refusal."""
+
+    before: StoredMatch
+    payload: str
+    result: tuple[MatchState, StoredMatch, list[list[Any]], str] | Exception
+
+
+def _applied(match: StoredMatch, event: Event) -> _Outcome:
+    """Apply ``event`` to ``match``: what the transaction will store (nothing is written here)."""
+    payload = write_event(event)
+    del payload["type"]
+    text = json.dumps(payload, ensure_ascii=False)
+    try:
+        if not isinstance(event, Undo) and state_of(match).is_finished:
+            raise MatchFinished(f"The match is over: {state_of(match).winner_name} won.")
+        if isinstance(event, Undo):
+            # The match as it was just before the cancelled event (what replay() steps back to).
+            kept = in_effect(match.events)
+            known = _STATES.get((match.id, kept[-1])) if kept else None
+            state = known or replay(match.players, match.rules, (*match.events, event))
+        else:
+            before = _STATES.get((match.id, match.version))
+            state = (
+                apply(before, event) if before else replay(match.players, match.rules, (*match.events, event))
+            )
+    except (RuleBroken, MatchFinished) as refused:
+        return _Outcome(match, text, refused)
+    stamp = now()
+    after = StoredMatch(
+        match.id,
+        match.keeper_hash,
+        MatchFile(match.players, match.rules, (*match.events, event)),
+        match.version + 1,
+        match.created_at,
+        stamp,
+        (*match.recorded_at, stamp),
+    )
+    rows = [figure_row(match.id, f) for f in figures(state, after.events)]
+    return _Outcome(match, text, (state, after, rows, json.dumps(totals_by_round(state))))
 
 
 def match_by_keeper(token: str) -> str | None:
@@ -401,8 +441,7 @@ def figure_row(match_id: str, f: PlayerFigures, name: str | None = None) -> list
 def _store_figures(db: Database, match: StoredMatch, state: MatchState) -> None:
     """Keep each player's figures and the chart's points for this match, replacing the old ones."""
     db.execute("DELETE FROM match_players WHERE match_id = ?", [match.id])
-    for f in figures(state, match.events):
-        db.execute(FIGURES_INSERT, figure_row(match.id, f))
+    db.conn.executemany(FIGURES_INSERT, [figure_row(match.id, f) for f in figures(state, match.events)])
     db.execute("UPDATE matches SET chart = ? WHERE id = ?", [json.dumps(totals_by_round(state)), match.id])
 
 

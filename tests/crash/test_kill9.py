@@ -17,11 +17,13 @@ pytestmark = pytest.mark.slow
 def test_no_acknowledged_event_is_lost_across_20_kill_9_cycles(tmp_path):
     db = tmp_path / "crash.sqlite"
     server = Server(db, workers=2, threads=4).start()  # more workers must be safe too
-    keepers = [Keeper(server.port, seed=i) for i in range(6)]
+    keepers = [Keeper(server.port, seed=i) for i in range(12)]
     acknowledged: list[tuple[str, int, str, dict]] = []  # match, seq, path, body
     rng = random.Random(9)
     started = time.monotonic()
     try:
+        for keeper in keepers:  # the first ones made have been idle past gunicorn's keep-alive
+            keeper.conn.close()
         for _ in range(20):
             stop = threading.Event()
 
@@ -88,9 +90,10 @@ def test_no_acknowledged_event_is_lost_across_20_kill_9_cycles(tmp_path):
         print(
             f"\nkill -9: {len(acknowledged)} acknowledged writes in 20 cycles, {time.monotonic() - started:.0f} s"
         )
-        # TRUST.md asks for 2,000; this 2-core machine acknowledges about 1,650 in 20 cycles of
-        # 0.3-1.0 s (the server's write rate is the bound), so the test holds it to 1,000.
-        assert len(acknowledged) >= 1000
+        # TRUST.md R1: at least 2,000 acknowledged writes within 60 s. Measured on this 2-core
+        # machine with 12 scorekeepers: 2,300-2,400 writes in 37-40 s.
+        assert len(acknowledged) >= 2000
+        assert time.monotonic() - started <= 60
     finally:
         for keeper in keepers:
             keeper.close()

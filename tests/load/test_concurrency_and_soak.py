@@ -12,7 +12,7 @@ import threading
 import time
 
 import pytest
-from servertools import Keeper, Phone, Server
+from servertools import Keeper, Server
 
 pytestmark = pytest.mark.slow
 
@@ -48,21 +48,29 @@ def test_eight_identical_concurrent_posts_record_once_and_answer_alike(tmp_path)
 
 
 def _spectators(port: int, watch: str, count: int, until: float, out) -> None:
-    """``count`` spectators in one process, each polling every 0.5 s until ``until`` (wall clock)."""
+    """``count`` spectators, each polling every 0.5 s until ``until`` (wall clock).
+
+    One process with one event loop (aiohttp): 60 phones' worth of polling costs the
+    shared cores little, so the latencies measured are the server's, not the client's.
+    """
+    import asyncio
+
+    import aiohttp
+
     reads: list[float] = []
     errors: list[str] = []
 
-    def spectator() -> None:
-        phone = Phone(port, token="-")
+    async def spectator(session: aiohttp.ClientSession, offset: float) -> None:
+        await asyncio.sleep(offset)  # phones do not poll in step
         version = 0
         while time.time() < until:
             start = time.perf_counter()
             try:
-                response, body = phone.request(
-                    "GET",
-                    f"/watch/board?t={watch}",
+                async with session.get(
+                    f"http://127.0.0.1:{port}/watch/board?t={watch}",
                     headers={"HX-Request": "true", "If-None-Match": f'"v{version}"'},
-                )
+                ) as response:
+                    body = await response.read()
                 reads.append(time.perf_counter() - start)
                 if response.status == 200:  # the version the board's own hx-headers will send
                     version = int(re.search(rb"If-None-Match[^v]*v(\d+)", body).group(1))
@@ -70,14 +78,14 @@ def _spectators(port: int, watch: str, count: int, until: float, out) -> None:
                     errors.append(f"poll {response.status}")
             except Exception as error:  # noqa: BLE001 - every failure is counted
                 errors.append(repr(error))
-            time.sleep(max(0.0, 0.5 - (time.perf_counter() - start)))
-        phone.close()
+            await asyncio.sleep(max(0.0, 0.5 - (time.perf_counter() - start)))
 
-    threads = [threading.Thread(target=spectator) for _ in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    async def main() -> None:
+        connector = aiohttp.TCPConnector(limit=0)  # one keep-alive connection per phone
+        async with aiohttp.ClientSession(connector=connector) as session:
+            await asyncio.gather(*(spectator(session, i * 0.5 / count) for i in range(count)))
+
+    asyncio.run(main())
     out.put((reads, errors))
 
 
@@ -93,15 +101,10 @@ def test_a_soak_of_60_spectators_and_a_scorekeeper(tmp_path):
         keeper = Keeper(server.port, seed=2)
         secrets_seen = {keeper.watch, keeper.cookie.split("=", 1)[1]}
         until = time.time() + 20
-        results = multiprocessing.get_context("spawn").Queue()
-        processes = [
-            multiprocessing.get_context("spawn").Process(
-                target=_spectators, args=(server.port, keeper.watch, 15, until, results)
-            )
-            for _ in range(4)
-        ]
-        for p in processes:
-            p.start()
+        spawn = multiprocessing.get_context("spawn")
+        results = spawn.Queue()
+        spectators = spawn.Process(target=_spectators, args=(server.port, keeper.watch, 60, until, results))
+        spectators.start()
         while time.time() < until:
             start = time.perf_counter()
             path, body = keeper.tap_form()
@@ -111,12 +114,9 @@ def test_a_soak_of_60_spectators_and_a_scorekeeper(tmp_path):
                 errors.append(f"write {response.status}")
             keeper.version += 1
             time.sleep(max(0.0, 0.1 - (time.perf_counter() - start)))
-        for _ in processes:
-            polled, failed = results.get(timeout=60)
-            reads += polled
-            errors += failed
-        for p in processes:
-            p.join(timeout=30)
+        reads, failed = results.get(timeout=60)
+        errors += failed
+        spectators.join(timeout=30)
         keeper.close()
     finally:
         server.stop()
@@ -132,5 +132,6 @@ def test_a_soak_of_60_spectators_and_a_scorekeeper(tmp_path):
     assert "/watch/board" in text  # the log is written ...
     assert not any(secret in text for secret in secrets_seen)  # ... without a secret (S9)
     assert len(writes) >= 150 and len(reads) >= 2000
-    # The p95 figures are printed, not asserted: speed is measured by bench/load.py, and on this
-    # 2-core machine the 60 spectators' own processes share the cores with the server.
+    # TRUST.md L1's pass criterion. The spectators poll in their own phases, as phones that
+    # opened the live view at different moments do; measured here: read p95 9-10 ms, write 18-19.
+    assert p95(reads) <= 50 and p95(writes) <= 50

@@ -327,6 +327,36 @@ def test_bad_requests_get_the_right_status_and_change_nothing(browser):
     assert fingerprint(browser.app) == before
 
 
+HOSTILE_NUMBERS = ["9" * 25, "¹", "٣", "-1", "1e3", " 1", "\x00", "' OR 1=1 --", "0" * 300]
+
+
+@pytest.mark.parametrize("value", HOSTILE_NUMBERS)
+def test_hostile_numbers_in_paths_queries_and_forms_never_cause_a_server_error(browser, value):
+    """Every GET route with the value in each path part and query argument; the forms' number fields."""
+    from urllib.parse import quote
+
+    match_id = browser.new_match("Anna", "Bo")
+    query = "&".join(f"{name}={quote(value)}" for name in ("page", "player", "t", "hand0", "hand1"))
+    for rule in get_rules(browser.app).values():
+        for path in {url(rule, match_id), re.sub(r"<[^>]+>", quote(value, safe=""), rule)}:
+            response = browser.get(f"{path}?{query}")
+            assert response.status_code < 500, (path, value)
+    before = fingerprint(browser.app)
+    posts = {
+        "/players/1/merge": {"other": value},
+        f"/players/{quote(value, safe='')}/merge": {"other": "1"},
+        "/new": {"name": ["Anna", "Bo"], "dealer": value, "start": "1"},
+        "/new?": {"name": ["Anna", "Bo"], "move": value},
+    }
+    if value.strip() != "1":  # " 1" is the match's version, read leniently: that pass is recorded
+        posts[f"/m/{match_id}/record"] = {"version": value, "type": "pass", "player": "Bo"}
+    for path, form in posts.items():
+        response = browser.post(path, form)
+        assert response.status_code < 500, (path, value)
+        assert response.status_code != 303 or path.endswith("?"), (path, value)  # a refusal, not a change
+    assert fingerprint(browser.app) == before
+
+
 def test_an_action_on_a_finished_match_is_409(browser):
     text = (Path(__file__).parents[1] / "matches" / "tie-break-to-ten.json").read_text()
     match_id = browser.post("/import", {"text": text}).headers["Location"].split("/")[2]
@@ -354,10 +384,11 @@ def test_a_forced_error_is_a_generic_500_page(app):
 # S8: wrong secrets are rate limited; the scorekeeper never is.
 
 
-def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browser):
+@pytest.mark.parametrize("path", ["/claim", "/watch", "/watch/board"])
+def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browser, path):
     for _ in range(30):
-        assert browser.get("/claim?t=wrong").status_code == 404
-    assert browser.get("/claim?t=wrong").status_code == 429
+        assert browser.get(f"{path}?t=wrong").status_code == 404
+    assert browser.get(f"{path}?t=wrong").status_code == 429
     fresh = Browser(strict_app(browser.app))
     match_id = fresh.new_match("Anna", "Bo")
     with fresh.app.test_request_context():
@@ -372,6 +403,17 @@ def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browse
         undone = fresh.post(f"/m/{match_id}/undo", {"version": str(version + 1)})
         assert (passed.status_code, undone.status_code) == (303, 303)
         version += 2
+
+
+def test_every_rate_limited_route_is_one_the_limiter_checks(app):
+    from scorekeeper.web.limits import SECRET_ROUTES
+
+    limited = {
+        endpoint
+        for endpoint, view in app.view_functions.items()
+        if getattr(view, "__wrapper-limiter-instance", None) is not None
+    }
+    assert limited == SECRET_ROUTES
 
 
 # S9: no secret in the app's logs.

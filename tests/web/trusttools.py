@@ -73,11 +73,8 @@ def get_rules(app) -> dict[str, str]:
 
 
 def url(rule: str, match_id: str, person_id: int = 1, step: int = 0) -> str:
-    return (
-        rule.replace("<match_id>", match_id)
-        .replace("<int:person_id>", str(person_id))
-        .replace("<int:step>", str(step))
-    )
+    path = rule.replace("<match_id>", match_id)
+    return re.sub(r"<int[^>]*:step>", str(step), re.sub(r"<int[^>]*:person_id>", str(person_id), path))
 
 
 def db_bytes(app) -> bytes:
