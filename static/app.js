@@ -1,6 +1,9 @@
-// A tap that got no answer must not look saved: show "not saved – tap again" until the next answer.
+// Chicago Scorekeeper's only script besides htmx. Each part does nothing where the browser
+// lacks what it needs (plain HTTP on a table's network has no service worker and no wake lock).
 (function () {
   "use strict";
+
+  // A tap that got no answer must not look saved: show "not saved – tap again" until the next answer.
   function banner() { return document.getElementById("offline"); }
   function show() { var el = banner(); if (el) { el.hidden = false; } }
   function hide() { var el = banner(); if (el) { el.hidden = true; } }
@@ -9,4 +12,44 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.xhr && event.detail.xhr.status) { hide(); }
   });
+
+  // The installable app: the service worker keeps the shell and an offline page (secure contexts only).
+  if ("serviceWorker" in navigator && window.isSecureContext && document.body.dataset.sw) {
+    navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* quietly without */ });
+  }
+
+  // Keep the screen on while a match is live; the toggle is remembered on this phone.
+  var lock = null;
+  var supported = "wakeLock" in navigator;
+  function wanted() { return localStorage.getItem("chicago.wake") !== "off"; }
+  function live() { return document.querySelector("[data-live]") !== null; }
+  function render() {
+    var button = document.getElementById("wake");
+    if (!button) { return; }
+    button.hidden = !supported || !live();
+    button.setAttribute("aria-pressed", wanted() ? "true" : "false");
+    button.dataset.state = lock ? "on" : "off";
+  }
+  function release() {
+    if (lock) { lock.release().catch(function () {}); lock = null; }
+    render();
+  }
+  function acquire() {
+    if (!supported || !wanted() || !live() || document.visibilityState !== "visible") { release(); return; }
+    if (lock) { render(); return; }
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      lock = sentinel;
+      sentinel.addEventListener("release", function () { if (lock === sentinel) { lock = null; } render(); });
+      render();
+    }).catch(function () { lock = null; render(); });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("#wake") : null;
+    if (!button) { return; }
+    localStorage.setItem("chicago.wake", wanted() ? "off" : "on");
+    acquire();
+  });
+  document.addEventListener("visibilitychange", acquire);  // the browser drops the lock when hidden
+  document.addEventListener("htmx:afterSettle", acquire);   // released when the match ends
+  acquire();
 })();

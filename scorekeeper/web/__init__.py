@@ -20,7 +20,7 @@ from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import __version__
-from scorekeeper.web import storage
+from scorekeeper.web import assets, storage
 from scorekeeper.web.limits import limiter
 from scorekeeper.web.picker import picker
 
@@ -112,6 +112,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
     storage.init_app(app)
+    assets.init_app(app, STATIC)
     app.register_blueprint(matches.bp)
     app.register_blueprint(history.bp)
     app.jinja_env.globals.update(htmx_script=matches.HTMX_SCRIPT, picker=picker, new_key=_new_key)
@@ -131,11 +132,11 @@ def _security_headers(response: Response) -> Response:
 
     headers = response.headers
     headers["X-Content-Type-Options"] = "nosniff"
-    if request.endpoint != "static":
+    if request.endpoint not in ("static", "assets.file"):
         headers["Content-Security-Policy"] = CSP
         headers["Referrer-Policy"] = "same-origin"
         headers["X-Robots-Tag"] = "noindex"
-        headers["Cache-Control"] = "no-store"
+        headers.setdefault("Cache-Control", "no-store")
     if current_app.config["PROFILE"] == "tls":
         headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
     return response

@@ -72,3 +72,10 @@ def start_match(page, server: str, *players: str) -> None:
         page.locator("input[name=name]").nth(i).fill(name)
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/m/"))
+
+
+def draw_for_deal(page, **cards: str) -> None:
+    """Record the draw for the first deal: ``draw_for_deal(page, Anna="5h", Bo="Ks")``."""
+    for name, card in cards.items():
+        page.fill(f"input[name='draw.{name}']", card)
+    tap(page, button(page, "Record the draw"))

@@ -144,6 +144,15 @@ def test_every_page_carries_the_security_headers(browser, app):
             path += f"?t={watch}"
         if endpoint == "matches.claim":
             continue  # a redirect, checked above
+        if endpoint == "assets.file":  # static files under fingerprinted names: cached for a year
+            names = browser.app.extensions["assets"]["names"]
+            for name in names.values():
+                response = browser.get(f"/a/{name}")
+                assert response.status_code == 200, name
+                assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+                assert response.headers["X-Content-Type-Options"] == "nosniff"
+                response.close()
+            continue
         response = browser.get(path)
         assert response.status_code == 200, (endpoint, response.status_code)
         headers = response.headers
@@ -155,7 +164,8 @@ def test_every_page_carries_the_security_headers(browser, app):
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert headers["Referrer-Policy"] == "same-origin"
         assert headers["X-Robots-Tag"] == "noindex"
-        assert headers["Cache-Control"] == "no-store"
+        # the service worker is revalidated on every check; nothing else is kept
+        assert headers["Cache-Control"] == ("no-cache" if endpoint == "assets.service_worker" else "no-store")
         if app.config["PROFILE"] == "tls":
             max_age = int(re.search(r"max-age=(\d+)", headers["Strict-Transport-Security"]).group(1))
             assert max_age >= 31536000

@@ -1,0 +1,113 @@
+"""Static files under fingerprinted names, cached by phones for a year; the installable app's files.
+
+Each file in ``static/`` is also served as ``/a/<name>.<hash>.<ext>``, the hash
+taken from its content when the app starts (no build step, so a checkout and an
+installed wheel behave alike). A changed file gets a new name, so its old one
+may be cached forever. The service worker and the manifest keep fixed names
+at the top of the site, as browsers require.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    send_from_directory,
+    url_for,
+)
+
+from scorekeeper.web.htmx import HTMX_SCRIPT
+
+bp = Blueprint("assets", __name__)
+
+YEAR = 60 * 60 * 24 * 365
+
+
+def fingerprints(static: Path) -> dict[str, str]:
+    """``{"app.css": "app.1a2b3c4d5e.css", ...}`` for every file under ``static``."""
+    names = {}
+    for path in sorted(p for p in static.rglob("*") if p.is_file()):
+        name = path.relative_to(static).as_posix()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+        stem, dot, ext = name.rpartition(".")
+        names[name] = f"{stem}.{digest}.{ext}" if dot and "/" not in ext else f"{name}.{digest}"
+    return names
+
+
+def init_app(app: Flask, static: Path) -> None:
+    names = fingerprints(static)
+    app.extensions["assets"] = {"names": names, "files": {v: k for k, v in names.items()}}
+    app.jinja_env.globals["asset"] = asset
+    app.register_blueprint(bp)
+
+
+def asset(name: str) -> str:
+    """The fingerprinted URL of a static file (for templates)."""
+    return url_for("assets.file", name=current_app.extensions["assets"]["names"][name])
+
+
+def shell() -> list[str]:
+    """What the service worker keeps for the app to open without the network."""
+    wanted = ("app.css", "app.js", HTMX_SCRIPT, "icons/icon-192.png", "icons/favicon-48.png")
+    return [asset(n) for n in wanted] + [url_for("assets.offline")]
+
+
+@bp.get("/a/<path:name>")
+def file(name: str) -> Response:
+    real = current_app.extensions["assets"]["files"].get(name)
+    if real is None:
+        abort(404)
+    response = send_from_directory(current_app.static_folder or "", real, max_age=YEAR)
+    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    icons = [
+        {"src": asset("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": asset("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": asset("icons/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
+    body = {
+        "name": "Chicago Scorekeeper",
+        "short_name": "Chicago",
+        "description": "Keep the score of Swedish Chicago at the table.",
+        "start_url": url_for("matches.index"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f7f5ef",
+        "theme_color": "#0b6e4f",
+        "icons": icons,
+    }
+    return Response(json.dumps(body), mimetype="application/manifest+json")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the top so that its scope is the whole site; never cached itself."""
+    files = shell()
+    version = hashlib.sha256(" ".join(files).encode()).hexdigest()[:10]
+    text = render_template("sw.js", shell=files, version=version)
+    response = Response(text, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """The page the service worker shows when the server cannot be reached."""
+    return render_template("offline.html")
