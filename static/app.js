@@ -13,6 +13,25 @@
     if (event.detail.xhr && event.detail.xhr.status) { hide(); }
   });
 
+  // After a swap: say what changed (score changes and refusals), and after a tap put the
+  // keyboard where the next action is, since the button that was tapped is gone.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var swapped = document.getElementById(event.detail.target && event.detail.target.id) || document;
+    var said = swapped.querySelector(".refusal") || swapped.querySelector("[data-announce]");
+    var announce = document.getElementById("announce");
+    if (announce && said) {
+      announce.textContent = "";
+      window.setTimeout(function () { announce.textContent = said.textContent.trim(); }, 50);
+    }
+    var config = event.detail.requestConfig;
+    if (!config || config.verb !== "post") { return; }  // a spectator's board refresh moves nothing
+    var next = swapped.querySelector(".refusal") || swapped.querySelector("#turn h2, #turn h3");
+    if (next) {
+      next.setAttribute("tabindex", "-1");
+      next.focus({ preventScroll: true });
+    }
+  });
+
   // The installable app: the service worker keeps the shell and an offline page (secure contexts only).
   if ("serviceWorker" in navigator && window.isSecureContext && document.body.dataset.sw) {
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* quietly without */ });
