@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from scorekeeper.cards import Card, CardError, Rank, Suit, parse_hand
+from scorekeeper.words import N_
 
 
 class Category(StrEnum):
@@ -54,7 +55,18 @@ class Category(StrEnum):
 
 
 _ORDER = {c: i for i, c in enumerate(Category)}
-_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Category}
+_LABELS = {
+    Category.HIGH_CARD: N_("High card"),
+    Category.PAIR: N_("Pair"),
+    Category.TWO_PAIR: N_("Two pair"),
+    Category.THREE_OF_A_KIND: N_("Three of a kind"),
+    Category.STRAIGHT: N_("Straight"),
+    Category.FLUSH: N_("Flush"),
+    Category.FULL_HOUSE: N_("Full house"),
+    Category.FOUR_OF_A_KIND: N_("Four of a kind"),
+    Category.STRAIGHT_FLUSH: N_("Straight flush"),
+    Category.ROYAL_FLUSH: N_("Royal flush"),
+}
 DECLARABLE: tuple[Category, ...] = tuple(c for c in Category if c.is_declarable)
 
 

@@ -20,7 +20,7 @@ from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, storage
+from scorekeeper.web import assets, i18n, storage
 from scorekeeper.web.limits import limiter
 from scorekeeper.web.picker import picker
 
@@ -68,7 +68,7 @@ def check_secret_key(key: Any) -> None:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create the app; ``test_config`` overrides the configuration (tests pass a temporary DATABASE)."""
-    from scorekeeper.web import history, matches
+    from scorekeeper.web import guide, history, matches
 
     app = Flask(
         __name__,
@@ -113,7 +113,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     storage.init_app(app)
     assets.init_app(app, STATIC)
+    i18n.init_app(app)
     app.register_blueprint(matches.bp)
+    app.register_blueprint(guide.bp)
     app.register_blueprint(history.bp)
     app.jinja_env.globals.update(htmx_script=matches.HTMX_SCRIPT, picker=picker, new_key=_new_key)
     app.after_request(_security_headers)

@@ -23,6 +23,7 @@ from scorekeeper.web import capabilities, stats, storage
 from scorekeeper.web.chart import chart
 from scorekeeper.web.forms import event_from_form, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
+from scorekeeper.web.i18n import refusal_text
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
 from scorekeeper.web.table import table_context
@@ -111,7 +112,9 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
     try:
         event: Event = event_of()
         appended = storage.append_event(match_id, version, event, key)
-    except (FormatError, RuleBroken) as error:
+    except RuleBroken as error:  # the engine's words, and a link to the rule it enforces
+        return _table(_match_or_404(match_id), 422, refusal=refusal_text(error), refusal_rule=error.section)
+    except FormatError as error:
         return _table(_match_or_404(match_id), 422, refusal=error.message)
     except storage.KeyReused:
         return _table(_match_or_404(match_id), 422, refusal="This tap was already used for another action.")

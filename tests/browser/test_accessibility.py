@@ -107,6 +107,7 @@ def test_every_page_passes_axe_in_light_and_dark_mode(page, server, axe_source, 
         "history.player": "/players/1",
         "history.hands": "/hands?hand0=As+Ks+Qs+Js+10s&hand1=Ah+Kh+Qh+Jh+10h&hand2=2c+2d+5h+7s+9c",
         "assets.offline": "/offline",
+        "guide.rules": f"/rules?m={match_id}",
     }
     assert pages - not_pages == set(visits), "a new page: add it here so that axe checks it"
     problems = {}

@@ -80,10 +80,9 @@ def test_a_refused_action_shows_the_engines_message_and_stores_nothing(keeper, h
     rows = keeper.rows()
     response = keeper.declare("Cia", "pair", htmx=htmx)
     assert response.status_code == 422
-    assert (
-        soup(response).select_one("p.refusal[role=alert]").text
-        == "Cia must declare at least Two pair, or pass"
-    )
+    refusal = soup(response).select_one("p.refusal[role=alert]")
+    assert refusal.text == "Cia must declare at least Two pair, or pass The rule"
+    assert refusal.a["href"] == f"/rules?m={keeper.match_id}#showdown"  # the rule it enforces
     assert ("<html" in response.text) is not htmx
     assert keeper.rows() == rows
 

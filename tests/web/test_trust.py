@@ -20,6 +20,7 @@ OPEN_TO_ALL = {  # anyone may start or import a match of their own; people's nam
     "history.import_file",
     "history.rename",
     "history.merge",
+    "i18n.switch",  # this phone's language: a cookie, nothing stored
 }
 
 

@@ -1,0 +1,87 @@
+"""The players' languages (Flask-Babel): chosen from the browser, switchable in the page, remembered.
+
+English and Swedish, and the five languages of the original rule text in
+``shared/seeds/``: Greek, Catalan, Uzbek, Hindi and Japanese. The choice is
+kept in a cookie for a year. The core speaks English and marks its messages
+with ``N_``; they are translated here, when they are shown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, redirect, request, url_for
+from flask_babel import Babel, get_locale
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.hands import Category
+from scorekeeper.refusals import MESSAGES, RuleBroken
+
+LANGUAGES = {
+    "en": "English",
+    "sv": "Svenska",
+    "el": "Ελληνικά",
+    "ca": "Català",
+    "uz": "Oʻzbekcha",
+    "hi": "हिन्दी",
+    "ja": "日本語",
+}
+COOKIE = "lang"
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.globals.update(languages=LANGUAGES, language=lambda: str(get_locale()))
+    app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks read as one line
+    app.register_blueprint(bp)
+
+
+def _back(target: str) -> str:
+    """The page the switch was made on: the Referer when it is this site's (it keeps a live view's
+    secret out of the page), else the posted path. Never another site."""
+    referer = urlsplit(request.referrer or "")
+    if referer.netloc == request.host and referer.path.startswith("/"):
+        return referer.path + (f"?{referer.query}" if referer.query else "")
+    if urlsplit(target).netloc or not target.startswith("/") or target.startswith("//"):
+        return url_for("matches.index")
+    return target
+
+
+@bp.post("/language")
+def switch() -> BaseResponse:
+    """Switch the language of this phone (a plain form post, so it works without JavaScript)."""
+    chosen = request.form.get("lang", "")
+    response = redirect(_back(request.form.get("next", "/")), 303)
+    if chosen in LANGUAGES:
+        response.set_cookie(COOKIE, chosen, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True)
+    return response
+
+
+def hand_name(category: Category) -> str:
+    """A hand's name in the page's language: ``Two pair``, ``Tvåpar``."""
+    return str(_(category.label))
+
+
+def refusal_text(error: RuleBroken) -> str:
+    """The engine's refusal in the page's language."""
+    words = {k: hand_name(v) if isinstance(v, Category) else v for k, v in error.params.items()}
+    return str(_(MESSAGES[error.code])).format(**words)
+
+
+def say(template: str, **params: Any) -> str:
+    """Translate a core message (marked ``N_`` in the core) and fill in its parameters."""
+    return str(_(template)).format(**params)

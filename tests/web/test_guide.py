@@ -1,0 +1,50 @@
+"""Issue 6: the rules page, a match's house rules on it, and refusals that link to the rule they enforce."""
+
+from __future__ import annotations
+
+from webtools import soup
+
+from scorekeeper.refusals import MESSAGES, RULE_OF, SECTIONS
+
+
+def test_every_refusal_links_to_a_section_of_the_rules_page(client):
+    assert set(RULE_OF) == set(MESSAGES)  # a new refusal must say which rule it enforces
+    page = soup(client.get("/rules"))
+    ids = {element["id"] for element in page.select("h2[id]")}
+    assert set(RULE_OF.values()) <= ids
+    assert set(SECTIONS) <= ids
+
+
+def test_the_base_rules_show_the_base_points(client):
+    page = soup(client.get("/rules"))
+    rows = {tr.td.text: tr.select("td")[1].text for tr in page.select("table.sheet tbody tr")}
+    assert rows["Pair"] == "1" and rows["Royal flush"] == "52" and rows["Last trick"] == "5"
+    assert page.select_one(".house") is None  # no match, no house rules
+    assert "at least 15 points may call it" in page.text
+
+
+def test_a_matchs_house_rules_are_listed_and_used_in_the_text(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna", target="30", chicago_min="13", **{"points.four_of_a_kind": "8"})
+    page = soup(client.get(f"/rules?m={keeper.match_id}"))
+    changes = [li.text for li in page.select(".house li")]
+    assert changes == [
+        "The target is 30 points.",
+        "Four of a kind scores 8.",
+        "Chicago may be called from 13 points.",
+    ]
+    rows = {tr.td.text: tr.select("td")[1].text for tr in page.select("table.sheet tbody tr")}
+    assert rows["Four of a kind"] == "8"
+    assert "at least 13 points may call it" in page.text
+    assert "at or above 30 wins" in page.text
+
+
+def test_a_match_on_the_base_rules_says_so(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    page = soup(client.get(f"/rules?m={keeper.match_id}"))
+    assert "This match follows the base rules exactly." in page.select_one(".house").text
+
+
+def test_an_unknown_match_shows_the_base_rules(client):
+    response = client.get("/rules?m=nope")
+    assert response.status_code == 200
+    assert soup(response).select_one(".house") is None
