@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, render_template, request
+from flask_babel import gettext as _
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from htmx_flask import Htmx
@@ -23,6 +24,7 @@ from scorekeeper import __version__
 from scorekeeper.web import assets, i18n, storage
 from scorekeeper.web.limits import limiter
 from scorekeeper.web.picker import picker
+from scorekeeper.words import N_
 
 PACKAGE = Path(__file__).resolve().parent
 # The agreed layout keeps templates/ and static/ at the top of the repository; an
@@ -145,15 +147,15 @@ def _security_headers(response: Response) -> Response:
 
 
 ERRORS = {
-    400: ("Not understood", "The request could not be read. Reload the page and try again."),
-    403: ("Not allowed", "This phone may not do that."),
-    404: ("Not found", "There is nothing here. A link may be mistyped or out of date."),
-    405: ("Not allowed", "That is not something this page does."),
-    413: ("Too large", "What was sent is too large."),
-    415: ("Not understood", "This page takes a form, not that kind of content."),
-    429: ("Slow down", "Too many wrong links from this address; wait a minute."),
-    500: ("Something went wrong", "Nothing was recorded. Reload the page and try again."),
-    503: ("Read only", "The score database needs attention; nothing can be recorded now."),
+    400: (N_("Not understood"), N_("The request could not be read. Reload the page and try again.")),
+    403: (N_("Not allowed"), N_("This phone may not do that.")),
+    404: (N_("Not found"), N_("There is nothing here. A link may be mistyped or out of date.")),
+    405: (N_("Not allowed"), N_("That is not something this page does.")),
+    413: (N_("Too large"), N_("What was sent is too large.")),
+    415: (N_("Not understood"), N_("This page takes a form, not that kind of content.")),
+    429: (N_("Slow down"), N_("Too many wrong links from this address; wait a minute.")),
+    500: (N_("Something went wrong"), N_("Nothing was recorded. Reload the page and try again.")),
+    503: (N_("Read only"), N_("The score database needs attention; nothing can be recorded now.")),
 }
 
 
@@ -162,11 +164,12 @@ def _error_pages(app: Flask) -> None:
 
     def page(code: int, message: str | None = None) -> tuple[str, int]:
         title, default = ERRORS.get(code, ERRORS[500])
-        return render_template("error.html", code=code, title=title, message=message or default), code
+        text = _(message or default)
+        return render_template("error.html", code=code, title=_(title), message=text), code
 
     @app.errorhandler(CSRFError)
     def csrf_error(_: CSRFError) -> tuple[str, int]:
-        return page(400, "This form expired or came from elsewhere. Reload the page and try again.")
+        return page(400, N_("This form expired or came from elsewhere. Reload the page and try again."))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:

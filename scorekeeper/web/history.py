@@ -11,6 +11,7 @@ import io
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.cards import CardError
@@ -51,6 +52,7 @@ def match_page(match_id: str) -> str:
         sheet=score_sheet(state),
         chart=chart(totals_by_round(state), state.players, state.rules.target),
         log=log,
+        rules_summary=state.rules.summary(),
     )
 
 
@@ -166,7 +168,7 @@ def hands() -> tuple[str, int] | str:
         typed = request.args.get(f"hand{i}", "").strip()
         picked = request.args.getlist(f"pick{i}")
         slots.append({"index": i, "text": " ".join(p for p in [typed, *picked] if p)})
-    given = [(f"Hand {s['index']}", s["text"]) for s in slots if s["text"]]
+    given = [(str(_("Hand %(num)d", num=s["index"])), s["text"]) for s in slots if s["text"]]
     ranked, refusal = [], None
     if given:
         try:

@@ -8,17 +8,20 @@ with ``N_``; they are translated here, when they are shown.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, redirect, request, url_for
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.cards import Card, Rank, Suit
 from scorekeeper.hands import Category
 from scorekeeper.refusals import MESSAGES, RuleBroken
+from scorekeeper.words import N_
 
 LANGUAGES = {
     "en": "English",
@@ -42,10 +45,67 @@ def select_locale() -> str:
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
 
 
+RANKS = {
+    Rank.TWO: N_("two"),
+    Rank.THREE: N_("three"),
+    Rank.FOUR: N_("four"),
+    Rank.FIVE: N_("five"),
+    Rank.SIX: N_("six"),
+    Rank.SEVEN: N_("seven"),
+    Rank.EIGHT: N_("eight"),
+    Rank.NINE: N_("nine"),
+    Rank.TEN: N_("ten"),
+    Rank.JACK: N_("jack"),
+    Rank.QUEEN: N_("queen"),
+    Rank.KING: N_("king"),
+    Rank.ACE: N_("ace"),
+}
+SUITS = {
+    Suit.SPADES: N_("spades"),
+    Suit.HEARTS: N_("hearts"),
+    Suit.DIAMONDS: N_("diamonds"),
+    Suit.CLUBS: N_("clubs"),
+}
+SOURCES = {
+    "last_trick": N_("Last trick"),
+    "chicago_won": N_("Chicago won"),
+    "chicago_lost": N_("Chicago lost"),
+    "adjust": N_("Corrections"),
+}
+
+
+def card_name(card: Card) -> str:
+    """A card in words, for screen readers: ``queen of hearts``."""
+    return str(_("%(rank)s of %(suit)s", rank=_(RANKS[card.rank]), suit=_(SUITS[card.suit])))
+
+
+def point_source(source: str) -> str:
+    """Where points came from: a hand's name, the last trick, Chicago or corrections."""
+    if source in SOURCES:
+        return str(_(SOURCES[source]))
+    return hand_name(Category(source))
+
+
+def moment(iso: str) -> str:
+    """A stored UTC time, said the local way in the page's language."""
+    return str(format_datetime(datetime.fromisoformat(iso), "medium"))
+
+
+def day(iso: str) -> str:
+    return str(format_date(datetime.fromisoformat(iso), "medium"))
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
-    app.jinja_env.globals.update(languages=LANGUAGES, language=lambda: str(get_locale()))
+    app.jinja_env.globals.update(
+        languages=LANGUAGES,
+        language=lambda: str(get_locale()),
+        moment=moment,
+        day=day,
+        decimal=format_decimal,
+    )
+    app.jinja_env.filters.update(hand=hand_name, card_name=card_name, point_source=point_source)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks read as one line
     app.register_blueprint(bp)
 

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.events import Dealer, Event, Undo
@@ -27,15 +28,16 @@ from scorekeeper.web.i18n import refusal_text
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
 from scorekeeper.web.table import table_context
+from scorekeeper.words import N_
 
 __all__ = ["HTMX_SCRIPT", "bp"]
 
 bp = Blueprint("matches", __name__)
 
-STALE = (
+STALE = N_(
     "The table moved on since this screen (another tap or phone): nothing was recorded. This is the latest."
 )
-NOT_KEEPER = "Only the scorekeeper's phone records. Ask the scorekeeper for the hand-over link."
+NOT_KEEPER = N_("Only the scorekeeper's phone records. Ask the scorekeeper for the hand-over link.")
 
 
 def _match_or_404(match_id: str) -> storage.StoredMatch:
@@ -100,14 +102,14 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
     """The shared path of record and undo: role, versions, key, engine, answer."""
     match = _match_or_404(match_id)
     if not _is_keeper(match):
-        return _table(match, 403, refusal=NOT_KEEPER)
+        return _table(match, 403, refusal=_(NOT_KEEPER))
     if request.mimetype != "application/x-www-form-urlencoded":
         abort(415)  # every action is a plain form post (TRUST.md I3)
     if_match = request.headers.get("If-Match")
     try:
         version = int(request.form.get("version", "") if if_match is None else if_match.strip('"v'))
     except ValueError:
-        return _table(match, 400, refusal="This form is out of date: reload the page.")
+        return _table(match, 400, refusal=_("This form is out of date: reload the page."))
     key = request.form.get("key") or None
     try:
         event: Event = event_of()
@@ -117,11 +119,15 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
     except FormatError as error:
         return _table(_match_or_404(match_id), 422, refusal=error.message)
     except storage.KeyReused:
-        return _table(_match_or_404(match_id), 422, refusal="This tap was already used for another action.")
+        return _table(
+            _match_or_404(match_id), 422, refusal=_("This tap was already used for another action.")
+        )
     except storage.StaleVersion:
-        return _table(_match_or_404(match_id), 412 if if_match is not None else 409, refusal=STALE)
+        return _table(_match_or_404(match_id), 412 if if_match is not None else 409, refusal=_(STALE))
     except storage.MatchFinished as finished:
-        return _table(_match_or_404(match_id), 409, refusal=str(finished))
+        return _table(
+            _match_or_404(match_id), 409, refusal=_("The match is over: %(name)s won.", name=finished.winner)
+        )
     response: BaseResponse
     if wants_partial():
         response = _table(_match_or_404(match_id))

@@ -49,6 +49,10 @@ class StaleVersion(Exception):
 class MatchFinished(Exception):
     """An action on a match that is over (only undo re-opens it): TRUST.md I3's 409."""
 
+    def __init__(self, winner: str | None) -> None:
+        super().__init__(f"The match is over: {winner} won.")
+        self.winner = winner
+
 
 class KeyReused(Exception):
     """An idempotency key already used for a different action (TRUST.md W3)."""
@@ -366,7 +370,7 @@ def _applied(match: StoredMatch, event: Event) -> _Outcome:
     text = json.dumps(payload, ensure_ascii=False)
     try:
         if not isinstance(event, Undo) and state_of(match).is_finished:
-            raise MatchFinished(f"The match is over: {state_of(match).winner_name} won.")
+            raise MatchFinished(state_of(match).winner_name)
         if isinstance(event, Undo):
             # The match as it was just before the cancelled event (what replay() steps back to).
             kept = in_effect(match.events)

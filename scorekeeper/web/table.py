@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import url_for
+from flask_babel import gettext as _
 
 from scorekeeper.feed import describe, describe_change
 from scorekeeper.hands import DECLARABLE
@@ -13,6 +14,7 @@ from scorekeeper.match import undo_walk
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.state import MatchState, Stage
 from scorekeeper.web import capabilities
+from scorekeeper.web.i18n import hand_name, refusal_text
 from scorekeeper.web.storage import StoredMatch
 
 FEED_LENGTH = 12
@@ -76,7 +78,9 @@ def _chicago_options(state: MatchState) -> list[dict[str, Any]]:
         name, score = state.players[seat], state.scores[seat]
         reason = ""
         if score < state.rules.chicago_min:
-            reason = RuleBroken("chicago_min", player=name, score=score, min=state.rules.chicago_min).message
+            reason = refusal_text(
+                RuleBroken("chicago_min", player=name, score=score, min=state.rules.chicago_min)
+            )
         options.append({"name": name, "enabled": state.can_call_chicago(seat), "reason": reason})
     return options
 
@@ -97,6 +101,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "match": match,
         "state": state,
         "action": action,
+        "action_text": action.text,
         "seats": _seats(state, action.player),
         "stage": state.stage.value,
         "last_change": describe_change(state, state.last_change) if state.last_change else None,
@@ -107,7 +112,9 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
             "matches.record": url_for("matches.record", match_id=match.id),
             "matches.undo": url_for("matches.undo", match_id=match.id),
         },
-        "declarations": [(names[d.seat], d.hand.label if d.hand else "pass") for d in state.declarations],
+        "declarations": [
+            (names[d.seat], hand_name(d.hand) if d.hand else _("pass")) for d in state.declarations
+        ],
         "all_hands": DECLARABLE,
         "legal": set(state.legal_hands()),
         "used_cards": _used_cards(state),
@@ -119,6 +126,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     }
     if state.stage in (Stage.EXCHANGE, Stage.TRICKS) and state.phase == 3:
         context["chicago_options"] = _chicago_options(state)
+        context["chicago_scores"] = ", ".join(f"{names[s]} {state.scores[s]}" for s in state.order)
         context["trick_number"] = len(state.tricks) + 1
     if state.tie is not None:
         context["tied"] = [names[s] for s in state.tie.seats]

@@ -1,0 +1,131 @@
+"""Issue 6: seven languages. Every message has a translation in every catalogue; the page follows
+the browser, switches on request, and remembers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from webtools import soup
+
+from scorekeeper.web.i18n import LANGUAGES, TRANSLATIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {"N_": None, "_": None, "gettext": None, "ngettext": (1, 2)}
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
+TRANSLATED = sorted(set(LANGUAGES) - {"en"})
+
+
+def extracted() -> set:
+    """Every message the code and the templates mark for translation (as ``babel.cfg`` says)."""
+    found = set()
+    methods = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
+    options = {"templates/**.html": {"trimmed": "true"}}
+    for _, _, message, _, _ in extract_from_dir(
+        str(ROOT), methods, keywords=KEYWORDS, options_map=options, strip_comment_tags=True
+    ):
+        found.add(message)
+    return found
+
+
+@pytest.fixture(scope="module")
+def messages() -> set:
+    return extracted()
+
+
+def catalogue(lang: str):
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+        return read_po(f, locale=lang)
+
+
+def test_the_extractor_finds_the_messages(messages):
+    assert len(messages) > 300
+    assert "Keep the screen on" in messages and "Two pair" in messages  # a template's and the core's
+    assert "{player} must declare at least {best}, or pass" in messages
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_has_a_translation_in_every_catalogue(messages, lang):
+    cat = catalogue(lang)
+    missing = []
+    for message in messages:
+        entry = cat.get(message)
+        strings = entry.string if entry is not None else None
+        forms = strings if isinstance(strings, tuple | list) else (strings,)
+        if entry is None or not all(forms) or entry.fuzzy:
+            missing.append(message)
+            continue
+        source = message[-1] if isinstance(message, tuple) else message
+        for form in forms:  # the same placeholders, or the page would fail or lose a value
+            assert set(PLACEHOLDER.findall(form)) == set(PLACEHOLDER.findall(source)), (lang, message, form)
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_compiled_catalogues_match_their_sources(lang):
+    """The .mo files the app reads are compiled from the .po files as they are now."""
+
+    def plain(value):
+        return tuple(value) if isinstance(value, list | tuple) else value
+
+    po = {plain(m.id): plain(m.string) for m in catalogue(lang) if m.id}
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo", "rb") as f:
+        mo = {plain(m.id): plain(m.string) for m in read_mo(f) if m.id}
+    assert mo == po
+
+
+def test_the_language_follows_the_browser(client):
+    page = soup(client.get("/new", headers={"Accept-Language": "sv-SE,sv;q=0.9,en;q=0.5"}))
+    assert page.html["lang"] == "sv"
+    assert page.select_one("h1").text == "Ny match"
+    page = soup(client.get("/new", headers={"Accept-Language": "ja"}))
+    assert page.select_one("h1").text == "新しい試合"
+    page = soup(client.get("/new", headers={"Accept-Language": "de-DE"}))  # not offered: English
+    assert page.html["lang"] == "en" and page.select_one("h1").text == "New match"
+
+
+def test_the_language_switch_is_remembered_and_returns_to_the_page(client):
+    response = client.post("/language", data={"lang": "el", "next": "/players"})
+    assert response.status_code == 303 and response.headers["Location"] == "/players"
+    assert "lang=el" in response.headers["Set-Cookie"] and "HttpOnly" in response.headers["Set-Cookie"]
+    page = soup(client.get("/players", headers={"Accept-Language": "sv"}))  # the choice wins
+    assert page.html["lang"] == "el" and page.select_one("h1").text == "Παίκτες"
+
+
+def test_the_switch_goes_back_by_referer_and_never_leaves_the_site(client):
+    back = client.post(
+        "/language", data={"lang": "ca", "next": "/"}, headers={"Referer": "http://localhost/watch?t=abc"}
+    )
+    assert back.headers["Location"] == "/watch?t=abc"
+    for target in ("https://evil.example/", "//evil.example/x", "javascript:alert(1)"):
+        response = client.post("/language", data={"lang": "ca", "next": target})
+        assert response.headers["Location"] == "/", target
+    unknown = client.post("/language", data={"lang": "xx", "next": "/"})
+    assert "Set-Cookie" not in unknown.headers
+
+
+def test_engine_refusals_and_hand_names_are_translated(keeper, client):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "two_pair")
+    client.set_cookie("lang", "sv")
+    response = keeper.declare("Cia", "pair")
+    refusal = soup(response).select_one("p.refusal")
+    assert refusal.text.startswith("Cia måste melda minst Två par, eller passa")
+    buttons = [
+        b.text.split()[0] for b in soup(client.get(f"/m/{keeper.match_id}")).select(".hand-buttons button")
+    ]
+    assert "Triss" in buttons and "Kåk" in buttons
+
+
+def test_dates_are_said_the_local_way(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    client.set_cookie("lang", "ja")
+    meta = soup(client.get(f"/m/{keeper.match_id}/history")).select_one("p.meta").text
+    assert re.search(r"\d{4}/\d{2}/\d{2}", meta), meta  # Japanese medium date: 2026/11/30
+    client.set_cookie("lang", "en")
+    meta = soup(client.get(f"/m/{keeper.match_id}/history")).select_one("p.meta").text
+    assert re.search(r"[A-Z][a-z]{2} \d{1,2}, \d{4}", meta), meta  # English: Nov 30, 2026
