@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
+from scorekeeper.words import N_, Said, said
+
 
 class CardError(ValueError):
     """A card or a hand that cannot be read, said in words a player understands."""
@@ -53,8 +55,19 @@ class Rank(IntEnum):
         """The rank as a word, plural: ``queens``, ``9s``."""
         return self.noun + "s"
 
+    @property
+    def noun_words(self) -> Said | str:
+        """``noun`` for translation: a face card's word, or the number itself."""
+        return said(_NOUNS[self]) if self in _NOUNS else self.label
 
-_NOUNS = {Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king", Rank.ACE: "ace"}
+    @property
+    def plural_words(self) -> Said:
+        """``plural`` for translation."""
+        return said(_PLURALS[self]) if self in _PLURALS else said(N_("{rank}s"), rank=self.label)
+
+
+_NOUNS = {Rank.JACK: N_("jack"), Rank.QUEEN: N_("queen"), Rank.KING: N_("king"), Rank.ACE: N_("ace")}
+_PLURALS = {Rank.JACK: N_("jacks"), Rank.QUEEN: N_("queens"), Rank.KING: N_("kings"), Rank.ACE: N_("aces")}
 
 
 class Suit(StrEnum):

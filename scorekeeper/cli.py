@@ -26,7 +26,7 @@ def _where(state: MatchState) -> str:
         return f"{state.winner_name} won in round {state.round}."
     action = state.next_action()
     if state.round == 0:
-        return action.text + "."
+        return f"{action.text}."
     tiebreak = " (tie-break)" if state.tiebreak else ""
     return f"Round {state.round}{tiebreak}, phase {state.phase}: {action.text}."
 

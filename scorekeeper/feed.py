@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorekeeper.cards import format_hand
+from scorekeeper.cards import Card, format_hand
 from scorekeeper.events import (
     Adjust,
     Chicago,
@@ -18,7 +18,9 @@ from scorekeeper.events import (
     Trick,
     Undo,
 )
+from scorekeeper.hands import Category
 from scorekeeper.state import MatchState, ScoreChange
+from scorekeeper.words import N_, Said, listed, said
 
 
 def describe(event: Event) -> str:
@@ -28,54 +30,96 @@ def describe(event: Event) -> str:
     >>> describe(Declare("Bo", Category.TWO_PAIR))
     'Bo declared two pair'
     """
+    return str(describe_words(event))
+
+
+def describe_words(event: Event) -> Said:
+    """``describe``, kept apart for translation."""
     match event:
         case Draw(cards=cards):
-            return "Drew for the deal: " + ", ".join(f"{n} {c.label}" for n, c in cards.items())
+            drawn = ", ".join(f"{n} {c.label}" for n, c in cards.items())
+            return said(N_("Drew for the deal: {cards}"), cards=drawn)
         case Dealer(player=player):
-            return f"{player} deals first"
+            return said(N_("{player} deals first"), player=player)
         case Exchange(player=player, count=0):
-            return f"{player} kept all five cards"
+            return said(N_("{player} kept all five cards"), player=player)
+        case Exchange(player=player, count=1):
+            return said(N_("{player} exchanged 1 card"), player=player)
         case Exchange(player=player, count=count):
-            return f"{player} exchanged {count} card{'s' if count != 1 else ''}"
+            return said(N_("{player} exchanged {count} cards"), player=player, count=count)
         case Show(player=player, cards=cards):
-            return f"{player} showed {format_hand(cards)}"
+            return said(N_("{player} showed {cards}"), player=player, cards=format_hand(cards))
         case Declare(player=player, hand=hand, cards=None):
-            return f"{player} declared {hand.label.lower()}"
+            return said(N_("{player} declared {hand}"), player=player, hand=hand)
         case Declare(player=player, hand=hand, cards=cards):
-            return f"{player} declared {hand.label.lower()} ({format_hand(cards or ())})"
+            shown = format_hand(cards or ())
+            return said(N_("{player} declared {hand} ({cards})"), player=player, hand=hand, cards=shown)
         case Pass(player=player):
-            return f"{player} passed"
+            return said(N_("{player} passed"), player=player)
         case Tie(cards=None, winner=None):
-            return "Tie: identical hands"
+            return said(N_("Tie: identical hands"))
         case Tie(cards=None, winner=winner):
-            return f"Tie: {winner}'s hand is higher"
+            return said(N_("Tie: {player}'s hand is higher"), player=winner)
         case Tie(cards=cards):
-            return "Tie: " + "; ".join(f"{n} showed {format_hand(h)}" for n, h in (cards or {}).items())
+            each = [
+                said(N_("{player} showed {cards}"), player=n, cards=format_hand(h))
+                for n, h in (cards or {}).items()
+            ]
+            return said(N_("Tie: {shown}"), shown=listed(each))
         case Chicago(player=player):
-            return f"{player} called Chicago"
-        case Trick(winner=winner, card=card):
-            return f"{winner} took a trick" + (f" with {card.label}" if card else "")
-        case LastTrick(winner=winner, card=card):
-            return f"{winner} took the last trick" + (f" with {card.label}" if card else "")
+            return said(N_("{player} called Chicago"), player=player)
+        case Trick(winner=winner, card=None):
+            return said(N_("{player} took a trick"), player=winner)
+        case Trick(winner=winner, card=Card() as card):
+            return said(N_("{player} took a trick with {card}"), player=winner, card=card.label)
+        case LastTrick(winner=winner, card=None):
+            return said(N_("{player} took the last trick"), player=winner)
+        case LastTrick(winner=winner, card=Card() as card):
+            return said(N_("{player} took the last trick with {card}"), player=winner, card=card.label)
+        case Adjust(player=player, points=points, reason=""):
+            return said(N_("Correction: {player} {points}"), player=player, points=f"{points:+d}")
         case Adjust(player=player, points=points, reason=reason):
-            return f"Correction: {player} {points:+d}" + (f" ({reason})" if reason else "")
+            return said(
+                N_("Correction: {player} {points} ({reason})"),
+                player=player,
+                points=f"{points:+d}",
+                reason=reason,
+            )
         case Undo():
-            return "Undo"
+            return said(N_("Undo"))
     raise TypeError(event)  # pragma: no cover - every event type is listed above
 
 
+def undo_words(cancelled: Event) -> Said:
+    """The feed's line for an undo: what it took back."""
+    return said(N_("Undo: {event}"), event=describe_words(cancelled))
+
+
 REASONS = {
-    "hand": "",
-    "last_trick": "last trick",
-    "chicago_won": "Chicago won",
-    "chicago_lost": "Chicago lost",
-    "adjust": "correction",
+    "last_trick": N_("last trick"),
+    "chicago_won": N_("Chicago won"),
+    "chicago_lost": N_("Chicago lost"),
+    "adjust": N_("correction"),
 }
+
+
+def change_words(state: MatchState, change: ScoreChange) -> Said:
+    """A change of a total, kept apart for translation: ``Bo +2, two pair``."""
+    what: Said | Category
+    if change.hand is not None:
+        what = change.hand
+    elif change.reason == "adjust" and change.note:
+        what = said(N_("correction: {note}"), note=change.note)
+    else:
+        what = said(REASONS[change.reason])
+    return said(
+        N_("{player} {delta}, {what}"),
+        player=state.players[change.seat],
+        delta=f"{change.delta:+d}",
+        what=what,
+    )
 
 
 def describe_change(state: MatchState, change: ScoreChange) -> str:
     """Say a change of a total: ``Bo +2, two pair``."""
-    what = change.hand.label.lower() if change.hand is not None else REASONS[change.reason]
-    if change.reason == "adjust" and change.note:
-        what = f"correction: {change.note}"
-    return f"{state.players[change.seat]} {change.delta:+d}, {what}"
+    return str(change_words(state, change))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from scorekeeper.cards import Card, CardError, Rank, Suit, parse_hand
-from scorekeeper.words import N_
+from scorekeeper.words import N_, Said, said
 
 
 class Category(StrEnum):
@@ -40,8 +40,7 @@ class Category(StrEnum):
     @property
     def phrase(self) -> str:
         """The category in a sentence: ``a flush``, ``two pair``, ``four of a kind``."""
-        plain = self.label.lower()
-        return plain if plain.split()[0] in ("two", "three", "four") else "a " + plain
+        return _PHRASES[self]
 
     @property
     def order(self) -> int:
@@ -111,27 +110,33 @@ class Hand:
         >>> evaluate("Ah 2c 3d 4s 5h").describe()
         'a straight to the 5'
         """
+        return str(self.words())
+
+    def words(self) -> Said:
+        """``describe``, kept apart for translation."""
         r = self.ranks
         match self.category:
             case Category.HIGH_CARD:
-                return f"{r[0].noun} high"
+                return said(N_("{rank} high"), rank=r[0].noun_words)
             case Category.PAIR:
-                return f"a pair of {r[0].plural}"
+                return said(N_("a pair of {ranks}"), ranks=r[0].plural_words)
             case Category.TWO_PAIR:
-                return f"two pair, {r[0].plural} and {r[1].plural}"
+                return said(N_("two pair, {high} and {low}"), high=r[0].plural_words, low=r[1].plural_words)
             case Category.THREE_OF_A_KIND:
-                return f"three {r[0].plural}"
+                return said(N_("three {ranks}"), ranks=r[0].plural_words)
             case Category.STRAIGHT:
-                return f"a straight to the {r[0].noun}"
+                return said(N_("a straight to the {rank}"), rank=r[0].noun_words)
             case Category.FLUSH:
-                return f"a flush, {r[0].noun} high"
+                return said(N_("a flush, {rank} high"), rank=r[0].noun_words)
             case Category.FULL_HOUSE:
-                return f"a full house, {r[0].plural} full of {r[1].plural}"
+                return said(
+                    N_("a full house, {high} full of {low}"), high=r[0].plural_words, low=r[1].plural_words
+                )
             case Category.FOUR_OF_A_KIND:
-                return f"four {r[0].plural}"
+                return said(N_("four {ranks}"), ranks=r[0].plural_words)
             case Category.STRAIGHT_FLUSH:
-                return f"a straight flush to the {r[0].noun}"
-        return "a royal flush"
+                return said(N_("a straight flush to the {rank}"), rank=r[0].noun_words)
+        return said(N_("a royal flush"))
 
 
 def _classify(ranks: Sequence[Rank], flush: bool) -> tuple[Category, tuple[Rank, ...]]:
@@ -241,42 +246,61 @@ def classify(cards: str | Iterable[str | Card]) -> Category:
 
 # What each position of a category's tie-break ranks is called, and whether it is
 # a group of cards (said in the plural) or a single card.
-_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+_CARDS = (
+    N_("the first card"),
+    N_("the second card"),
+    N_("the third card"),
+    N_("the fourth card"),
+    N_("the fifth card"),
+)
+_KICKERS = (N_("the first kicker"), N_("the second kicker"), N_("the third kicker"))
 _ROLES: dict[Category, tuple[tuple[str, bool], ...]] = {
-    Category.HIGH_CARD: tuple((f"{o} card", False) for o in _ORDINALS),
-    Category.PAIR: (("pair", True),) + tuple((f"{o} kicker", False) for o in _ORDINALS[:3]),
-    Category.TWO_PAIR: (("high pair", True), ("low pair", True), ("kicker", False)),
-    Category.THREE_OF_A_KIND: (("three", True), ("first kicker", False), ("second kicker", False)),
-    Category.STRAIGHT: (("top card", False),),
-    Category.FLUSH: tuple((f"{o} card", False) for o in _ORDINALS),
-    Category.FULL_HOUSE: (("three", True), ("pair", True)),
-    Category.FOUR_OF_A_KIND: (("four", True), ("kicker", False)),
-    Category.STRAIGHT_FLUSH: (("top card", False),),
+    Category.HIGH_CARD: tuple((card, False) for card in _CARDS),
+    Category.PAIR: ((N_("the pair"), True),) + tuple((kicker, False) for kicker in _KICKERS),
+    Category.TWO_PAIR: ((N_("the high pair"), True), (N_("the low pair"), True), (N_("the kicker"), False)),
+    Category.THREE_OF_A_KIND: ((N_("the three"), True), (_KICKERS[0], False), (_KICKERS[1], False)),
+    Category.STRAIGHT: ((N_("the top card"), False),),
+    Category.FLUSH: tuple((card, False) for card in _CARDS),
+    Category.FULL_HOUSE: ((N_("the three"), True), (N_("the pair"), True)),
+    Category.FOUR_OF_A_KIND: ((N_("the four"), True), (N_("the kicker"), False)),
+    Category.STRAIGHT_FLUSH: ((N_("the top card"), False),),
     Category.ROYAL_FLUSH: (),
+}
+_PHRASES = {
+    Category.HIGH_CARD: N_("a high card"),
+    Category.PAIR: N_("a pair"),
+    Category.TWO_PAIR: N_("two pair"),
+    Category.THREE_OF_A_KIND: N_("three of a kind"),
+    Category.STRAIGHT: N_("a straight"),
+    Category.FLUSH: N_("a flush"),
+    Category.FULL_HOUSE: N_("a full house"),
+    Category.FOUR_OF_A_KIND: N_("four of a kind"),
+    Category.STRAIGHT_FLUSH: N_("a straight flush"),
+    Category.ROYAL_FLUSH: N_("a royal flush"),
 }
 
 
-def _shared(category: Category, ranks: tuple[Rank, ...], equal: int) -> str:
+def _shared(category: Category, ranks: tuple[Rank, ...], equal: int) -> Said:
     """Say what two hands of one category have in common in their first ``equal`` ranks."""
     if equal == 0:
-        return category.phrase
-    head = ranks[0]
+        return said(_PHRASES[category])
+    head = ranks[0].plural_words
     match category:
         case Category.PAIR:
-            return f"a pair of {head.plural}"
+            return said(N_("a pair of {ranks}"), ranks=head)
         case Category.TWO_PAIR if equal == 1:
-            return f"two pair, {head.plural} high"
+            return said(N_("two pair, {ranks} high"), ranks=head)
         case Category.TWO_PAIR:
-            return f"two pair, {head.plural} and {ranks[1].plural}"
+            return said(N_("two pair, {high} and {low}"), high=head, low=ranks[1].plural_words)
         case Category.THREE_OF_A_KIND:
-            return f"three {head.plural}"
+            return said(N_("three {ranks}"), ranks=head)
         case Category.FULL_HOUSE:
-            return f"a full house, {head.plural} full"
+            return said(N_("a full house, {ranks} full"), ranks=head)
         case Category.FOUR_OF_A_KIND:
-            return f"four {head.plural}"
+            return said(N_("four {ranks}"), ranks=head)
         case Category.FLUSH:
-            return "a flush, " + "-".join(r.label for r in ranks[:equal]) + " high"
-    return "-".join(r.label for r in ranks[:equal]) + " high"
+            return said(N_("a flush, {ranks} high"), ranks="-".join(r.label for r in ranks[:equal]))
+    return said(N_("{ranks} high"), ranks="-".join(r.label for r in ranks[:equal]))
 
 
 def explain(higher: Hand, lower: Hand) -> str:
@@ -291,19 +315,27 @@ def explain(higher: Hand, lower: Hand) -> str:
     >>> explain(evaluate("9h 7h 5h 4h 2h"), evaluate("9s 7s 5s 4s 2s"))
     'identical hands: both have a flush, 9 high'
     """
+    return str(explain_words(higher, lower))
+
+
+def explain_words(higher: Hand, lower: Hand) -> Said:
+    """``explain``, kept apart for translation."""
     if higher == lower:
-        return f"identical hands: both have {higher.describe()}"
+        return said(N_("identical hands: both have {hand}"), hand=higher.words())
     if higher.category is not lower.category:
-        return f"{higher.describe()} beats {lower.describe()}"
+        return said(N_("{higher} beats {lower}"), higher=higher.words(), lower=lower.words())
     roles = _ROLES[higher.category]
     at = next(i for i, (h, lo) in enumerate(zip(higher.ranks, lower.ranks, strict=True)) if h != lo)
     role, is_group = roles[at]
     high, low = higher.ranks[at], lower.ranks[at]
     if is_group:
-        said = f"{high.plural} beat {low.plural}"
+        verdict = said(N_("{high} beat {low}"), high=high.plural_words, low=low.plural_words)
     else:
-        said = f"{high.noun} beats {low.noun}"
-    return f"both have {_shared(higher.category, higher.ranks, at)}; {said} as the {role}"
+        verdict = said(N_("{high} beats {low}"), high=high.noun_words, low=low.noun_words)
+    shared = _shared(higher.category, higher.ranks, at)
+    return said(
+        N_("both have {shared}; {verdict} as {role}"), shared=shared, verdict=verdict, role=said(role)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +371,7 @@ class Ranked:
     cards: tuple[Card, ...]
     hand: Hand
     beats_next: str | None
+    why: Said | None = None  # ``beats_next``, kept apart for translation
 
 
 def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[Ranked]:
@@ -366,9 +399,8 @@ def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[
     for i, (hand, label, cards) in enumerate(valued):
         place = ranked[-1].place if ranked and ranked[-1].hand == hand else i + 1
         following = valued[i + 1][0] if i + 1 < len(valued) else None
-        ranked.append(
-            Ranked(place, label, cards, hand, None if following is None else explain(hand, following))
-        )
+        why = None if following is None else explain_words(hand, following)
+        ranked.append(Ranked(place, label, cards, hand, None if why is None else str(why), why))
     return ranked
 
 

@@ -27,7 +27,7 @@ from scorekeeper.events import (
     Trick,
     Undo,
 )
-from scorekeeper.hands import Category, Hand, evaluate, explain
+from scorekeeper.hands import Category, Hand, evaluate, explain_words
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules, WinMode
 from scorekeeper.state import (
@@ -40,6 +40,7 @@ from scorekeeper.state import (
     Stage,
     _History,
 )
+from scorekeeper.words import N_, Said, said
 
 DECK_SIZE = 52
 HAND_SIZE = 5
@@ -311,7 +312,7 @@ def _spoken(state: MatchState, declaration: Declaration) -> MatchState:
     if len(state.declarations) < len(state.order):
         return state
     if best is None:
-        return _nobody_scores(state, None, "everybody passed: nobody scores")
+        return _nobody_scores(state, None, said(N_("everybody passed: nobody scores")))
     tied = [d for d in state.declarations if d.hand is best]
     if len(tied) == 1:
         return _score_hand(state, tied[0].seat, best, "")
@@ -322,12 +323,12 @@ def _spoken(state: MatchState, declaration: Declaration) -> MatchState:
     return state.evolve(stage=Stage.TIE, tie=tie)
 
 
-def _nobody_scores(state: MatchState, hand: Category | None, reason: str) -> MatchState:
+def _nobody_scores(state: MatchState, hand: Category | None, reason: Said) -> MatchState:
     outcome = Outcome(state.round, state.phase, None, hand, 0, reason)
     return _after_showdown(state.evolve(outcome=outcome, tie=None))
 
 
-def _score_hand(state: MatchState, seat: int, hand: Category, reason: str) -> MatchState:
+def _score_hand(state: MatchState, seat: int, hand: Category, reason: Said | str) -> MatchState:
     points = state.rules.points[hand]
     state = state.evolve(
         outcome=Outcome(state.round, state.phase, state.players[seat], hand, points, reason),
@@ -341,9 +342,9 @@ def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
     """Compare the tied hands card by card; identical best hands mean nobody scores."""
     values = sorted(((evaluate(cards), seat) for seat, cards in tie.cards), reverse=True)
     (top, seat), (second, _) = values[0], values[1]
-    reason = explain(top, second)
+    reason = explain_words(top, second)
     if top == second:
-        return _nobody_scores(state, tie.hand, reason + ": nobody scores")
+        return _nobody_scores(state, tie.hand, said(N_("{reason}: nobody scores"), reason=reason))
     return _score_hand(state, seat, tie.hand, reason)
 
 
@@ -355,11 +356,11 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
     tied = _names(state, tie.seats)
     if event.cards is None:
         if event.winner is None:
-            return _nobody_scores(state, tie.hand, "identical hands: nobody scores")
+            return _nobody_scores(state, tie.hand, said(N_("identical hands: nobody scores")))
         seat = _seat(state, event.winner)
         if seat not in tie.seats:
             raise RuleBroken("not_in_tie", player=event.winner, players=tied)
-        return _score_hand(state, seat, tie.hand, "the scorekeeper's verdict")
+        return _score_hand(state, seat, tie.hand, said(N_("the scorekeeper's verdict")))
     for name, cards in event.cards.items():
         seat = _seat(state, name)
         if seat not in tie.seats:

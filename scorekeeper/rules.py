@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.hands import DECLARABLE, Category
+from scorekeeper.words import N_, Said, said
 
 
 class RulesError(ValueError):
@@ -101,24 +102,31 @@ class Rules:
 
     def summary(self) -> str:
         """Say in one line how these rules differ from the base rules."""
+        parts = self.summary_words()
+        return ", ".join(str(p) for p in parts) if parts else "base rules"
+
+    def summary_words(self) -> tuple[Said, ...]:
+        """Each way these rules differ from the base rules, kept apart for translation."""
         parts = []
         if self.target != 52:
-            parts.append(f"target {self.target}")
+            parts.append(said(N_("target {target}"), target=self.target))
         changed = {c: v for c, v in self.points.items() if BASE_POINTS[c] != v}
-        parts += [f"{c.label.lower()} {v}" for c, v in changed.items()]
+        parts += [said(N_("{hand} {points}"), hand=c, points=v) for c, v in changed.items()]
         if self.last_trick != 5:
-            parts.append(f"last trick {self.last_trick}")
+            parts.append(said(N_("last trick {points}"), points=self.last_trick))
         if (self.chicago, self.chicago_min) != (15, 15):
-            parts.append(f"Chicago {self.chicago} from {self.chicago_min} points")
+            parts.append(
+                said(N_("Chicago {value} from {min} points"), value=self.chicago, min=self.chicago_min)
+            )
         if self.win is WinMode.FIRST_TO_REACH:
-            parts.append("first to reach wins")
+            parts.append(said(N_("first to reach wins")))
         if self.no_exchange_at is not None:
-            parts.append(f"no exchanges from {self.no_exchange_at}")
+            parts.append(said(N_("no exchanges from {points}"), points=self.no_exchange_at))
         if self.chicago_leads:
-            parts.append("Chicago player leads")
+            parts.append(said(N_("Chicago player leads")))
         if self.deuce_last_trick_double:
-            parts.append("last trick with a 2 doubles")
-        return ", ".join(parts) if parts else "base rules"
+            parts.append(said(N_("last trick with a 2 doubles")))
+        return tuple(parts)
 
 
 def _whole(key: str, value: Any, low: int = 0) -> int:

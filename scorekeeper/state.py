@@ -14,6 +14,7 @@ from typing import Any
 from scorekeeper.cards import Card
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.rules import Rules
+from scorekeeper.words import N_, Said, joined, said
 
 
 class Stage(StrEnum):
@@ -68,7 +69,7 @@ class ScoreChange:
     delta: int
     reason: str  # hand, last_trick, chicago_won, chicago_lost, adjust
     hand: Category | None = None
-    note: str = ""
+    note: str | Said = ""  # a correction's reason, or why a hand won
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +81,24 @@ class Outcome:
     player: str | None
     hand: Category | None
     points: int
-    reason: str
+    reason: Said | str  # "" when the best hand simply won
 
     @property
     def text(self) -> str:
         """The outcome in words: ``Cia +2, two pair (…)`` or why nobody scored."""
+        return str(self.words)
+
+    @property
+    def words(self) -> Said:
+        """``text``, kept apart for translation."""
         if self.player is None or self.hand is None:
-            return self.reason
-        said = f"{self.player} +{self.points}, {self.hand.label.lower()}"
-        return f"{said} ({self.reason})" if self.reason else said
+            return self.reason if isinstance(self.reason, Said) else said(N_("nobody scores"))
+        scored = said(
+            N_("{player} +{points}, {hand}"), player=self.player, points=self.points, hand=self.hand
+        )
+        if not self.reason:
+            return scored
+        return said(N_("{outcome} ({reason})"), outcome=scored, reason=self.reason)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -122,7 +132,7 @@ class NextAction:
     player: str | None = None
     players: tuple[str, ...] = ()
     hands: tuple[Category, ...] = ()
-    text: str = ""
+    text: Said = said(N_("nothing"))
 
 
 @dataclass(frozen=True)
@@ -263,35 +273,35 @@ class MatchState:
         names = self.players
         match self.stage:
             case Stage.FINISHED:
-                return NextAction("finished", self.winner_name, text=f"{self.winner_name} won")
+                return NextAction(
+                    "finished", self.winner_name, text=said(N_("{player} won"), player=self.winner_name)
+                )
             case Stage.FIRST_DEALER:
                 drawers = tuple(names[s] for s in self.to_draw)
-                return NextAction(
-                    "draw", players=drawers, text="Draw for the first deal: " + ", ".join(drawers)
-                )
+                text = said(N_("Draw for the first deal: {players}"), players=", ".join(drawers))
+                return NextAction("draw", players=drawers, text=text)
             case Stage.TIE:
                 assert self.tie is not None
                 tied = tuple(names[s] for s in self.tie.seats)
-                return NextAction(
-                    "tie", players=tied, hands=(self.tie.hand,), text="Tie: " + " and ".join(tied)
-                )
+                text = said(N_("Tie: {players}"), players=joined(tied))
+                return NextAction("tie", players=tied, hands=(self.tie.hand,), text=text)
             case Stage.TRICKS:
                 number = len(self.tricks) + 1
                 leader = self.leader
                 return NextAction(
                     "trick",
                     None if leader is None else names[leader],
-                    text=f"Trick {number}",
+                    text=said(N_("Trick {number}"), number=number),
                 )
         if self.stage is Stage.EXCHANGE and self.phase == 3:
             seat = self.next_exchanger
             who = None if seat is None else names[seat]
-            return NextAction("exchange", who, text="Phase 3: exchange, then tricks")
+            return NextAction("exchange", who, text=said(N_("Phase 3: exchange, then tricks")))
         seat = self.speaker
         assert seat is not None
-        text = f"{names[seat]} to declare or pass"
+        text = said(N_("{player} to declare or pass"), player=names[seat])
         if self.stage is Stage.EXCHANGE:
-            text = f"exchanges, then {text}"
+            text = said(N_("exchanges, then {action}"), action=text)
         return NextAction("declare", names[seat], hands=self.legal_hands(), text=text)
 
     def iter_changes(self) -> Iterator[ScoreChange]:

@@ -15,6 +15,7 @@ from scorekeeper.feed import REASONS
 from scorekeeper.hands import Category
 from scorekeeper.match import in_effect
 from scorekeeper.state import MatchState, ScoreChange
+from scorekeeper.words import N_, Said, english, said
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class SheetLine:
     player: str
     delta: int
     what: str
+    words: Said | Category  # ``what``, kept apart for translation
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,12 @@ class SheetRound:
     finished: bool
 
 
-def _what(change: ScoreChange) -> str:
+def _what(change: ScoreChange) -> Said | Category:
     if change.hand is not None:
-        return change.hand.label.lower()
-    if change.reason == "adjust":
-        return f"correction ({change.note})" if change.note else "correction"
-    return REASONS[change.reason]
+        return change.hand
+    if change.reason == "adjust" and change.note:
+        return said(N_("correction ({note})"), note=change.note)
+    return said(REASONS[change.reason])
 
 
 def score_sheet(state: MatchState) -> list[SheetRound]:
@@ -59,9 +61,10 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
     rounds: dict[int, list[SheetLine]] = {}
     ends: dict[int, tuple[int, ...]] = {}
     for change in state.changes():
+        what = _what(change)
         totals[change.seat] += change.delta
         rounds.setdefault(change.round, []).append(
-            SheetLine(change.phase, state.players[change.seat], change.delta, _what(change))
+            SheetLine(change.phase, state.players[change.seat], change.delta, english(what), what)
         )
         ends[change.round] = tuple(totals)
     sheet = []

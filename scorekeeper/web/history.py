@@ -24,6 +24,7 @@ from scorekeeper.summary import score_sheet, totals_by_round
 from scorekeeper.web import capabilities, stats, storage
 from scorekeeper.web.chart import chart
 from scorekeeper.web.forms import whole_number
+from scorekeeper.web.i18n import rules_summary
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
@@ -52,7 +53,7 @@ def match_page(match_id: str) -> str:
         sheet=score_sheet(state),
         chart=chart(totals_by_round(state), state.players, state.rules.target),
         log=log,
-        rules_summary=state.rules.summary(),
+        rules_summary=rules_summary(state.rules),
     )
 
 

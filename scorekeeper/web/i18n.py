@@ -21,7 +21,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.cards import Card, Rank, Suit
 from scorekeeper.hands import Category
 from scorekeeper.refusals import MESSAGES, RuleBroken
-from scorekeeper.words import N_
+from scorekeeper.rules import Rules
+from scorekeeper.words import N_, Said
 
 LANGUAGES = {
     "en": "English",
@@ -105,7 +106,7 @@ def init_app(app: Flask) -> None:
         day=day,
         decimal=format_decimal,
     )
-    app.jinja_env.filters.update(hand=hand_name, card_name=card_name, point_source=point_source)
+    app.jinja_env.filters.update(hand=hand_name, card_name=card_name, point_source=point_source, say=say)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks read as one line
     app.register_blueprint(bp)
 
@@ -142,6 +143,16 @@ def refusal_text(error: RuleBroken) -> str:
     return str(_(MESSAGES[error.code])).format(**words)
 
 
-def say(template: str, **params: Any) -> str:
-    """Translate a core message (marked ``N_`` in the core) and fill in its parameters."""
-    return str(_(template)).format(**params)
+def say(value: Any) -> str:
+    """Say the core's words (``Said``) in the page's language; names and numbers as they are."""
+    if isinstance(value, Said):
+        return str(_(value.template)).format(**{name: say(part) for name, part in value.parts})
+    if isinstance(value, Category):
+        return hand_name(value).lower()
+    return str(value)
+
+
+def rules_summary(rules: Rules) -> str:
+    """How a match's rules differ from the base rules, in the page's language."""
+    parts = rules.summary_words()
+    return ", ".join(say(part) for part in parts) if parts else str(_("base rules"))

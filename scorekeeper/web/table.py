@@ -8,13 +8,13 @@ from typing import Any
 from flask import url_for
 from flask_babel import gettext as _
 
-from scorekeeper.feed import describe, describe_change
+from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.match import undo_walk
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.state import MatchState, Stage
 from scorekeeper.web import capabilities
-from scorekeeper.web.i18n import hand_name, refusal_text
+from scorekeeper.web.i18n import hand_name, refusal_text, rules_summary, say
 from scorekeeper.web.storage import StoredMatch
 
 FEED_LENGTH = 12
@@ -65,9 +65,9 @@ def _feed(match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENG
     gone = set(cancelled.values())
     entries = []
     for index in range(len(events) - 1, max(-1, len(events) - 1 - length), -1):
-        text = describe(events[index])
+        text = say(describe_words(events[index]))
         if index in cancelled:
-            text = f"Undo: {describe(events[cancelled[index]])}"
+            text = say(undo_words(events[cancelled[index]]))
         entries.append(FeedEntry(index, text, match.recorded_at[index][11:16], index in gone))
     return entries
 
@@ -101,12 +101,12 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "match": match,
         "state": state,
         "action": action,
-        "action_text": action.text,
+        "action_text": say(action.text),
         "seats": _seats(state, action.player),
         "stage": state.stage.value,
-        "last_change": describe_change(state, state.last_change) if state.last_change else None,
-        "outcome": state.outcome.text if state.outcome else None,
-        "undo_label": describe(match.events[kept[-1]]) if kept else None,
+        "last_change": say(change_words(state, state.last_change)) if state.last_change else None,
+        "outcome": say(state.outcome.words) if state.outcome else None,
+        "undo_label": say(describe_words(match.events[kept[-1]])) if kept else None,
         "feed": _feed(match, cancelled),
         "urls": {
             "matches.record": url_for("matches.record", match_id=match.id),
@@ -119,7 +119,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "legal": set(state.legal_hands()),
         "used_cards": _used_cards(state),
         "participants": [names[s] for s in state.order],
-        "rules_summary": state.rules.summary(),
+        "rules_summary": rules_summary(state.rules),
         "watch_token": capabilities.watch_token(match.id),
         "refusal": None,
         "spectator": False,

@@ -129,3 +129,19 @@ def test_dates_are_said_the_local_way(keeper, client):
     client.set_cookie("lang", "en")
     meta = soup(client.get(f"/m/{keeper.match_id}/history")).select_one("p.meta").text
     assert re.search(r"[A-Z][a-z]{2} \d{1,2}, \d{4}", meta), meta  # English: Nov 30, 2026
+
+
+def test_the_feed_the_last_change_and_tie_reasons_are_translated(keeper, client):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "two_pair", cards="Ks Kh 4c 4d 9s")
+    keeper.declare("Cia", "two_pair", cards="Kd Kc 4h 4s 2s")
+    keeper.post(type="pass", player="Anna")
+    client.set_cookie("lang", "sv")
+    page = soup(client.get(f"/m/{keeper.match_id}"))
+    assert "Bo meldade två par (Ks Kh 4c 4d 9s)" in page.select_one("#feed").text
+    last = page.select_one("#scoreboard").text
+    assert "Bo +2, två par" in last
+    assert "båda har två par, kungar och 4:or; 9 slår 2 som sidokortet" in last
+    client.set_cookie("lang", "ja")
+    page = soup(client.get(f"/m/{keeper.match_id}"))
+    assert "Annaはパス" in page.select_one("#feed").text
