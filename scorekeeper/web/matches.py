@@ -14,6 +14,7 @@ from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -224,12 +225,12 @@ def watch_board() -> Response:
     return response
 
 
-_BOARDS: OrderedDict[tuple[str, int], str] = OrderedDict()
+_BOARDS: OrderedDict[tuple[str, int, str], str] = OrderedDict()
 
 
 def _board_html(match: storage.StoredMatch, token: str) -> str:
-    """The board of a match at a version, rendered once for all its spectators (it is the same for each)."""
-    key = (match.id, match.version)
+    """The board of a match at a version, rendered once for all its spectators who read one language."""
+    key = (match.id, match.version, str(get_locale()))
     if key not in _BOARDS:
         context = table_context(match, storage.state_of(match), spectator=True, watch_token=token)
         _BOARDS[key] = render_template("matches/_board.html", **context)

@@ -33,7 +33,7 @@ def button(page, name: str):
 
 
 def declare(page, player: str, hand: str) -> None:
-    assert player in page.locator("#turn h2").inner_text()
+    assert player in page.locator("#turn .declare h2").inner_text()
     tap(page, page.locator(f"#turn button[name=hand][value={hand}]"))
 
 

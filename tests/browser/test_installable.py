@@ -130,3 +130,30 @@ def test_without_service_worker_or_wake_lock_everything_still_works(browser, ser
     assert page.locator(".feed").inner_text().count("passed") == 1
     assert errors == []
     context.close()
+
+
+def test_the_language_switch_at_the_foot_of_every_page(page, server, screens):
+    start_match(page, server, "Anna", "Bo")
+    table = page.url
+    page.select_option("footer.language select", "sv")
+    page.get_by_role("button", name="Change").click()
+    page.wait_for_url(table)  # back on the same page, now in Swedish
+    assert page.locator("html").get_attribute("lang") == "sv"
+    assert page.get_by_role("button", name="Spara dragningen").is_visible()
+    screens(page, "swedish")
+    page.goto(server + "/rules")  # remembered on this phone
+    assert page.locator("h1").inner_text() == "Reglerna för Chicago"
+    for lang, title in (("el", "Οι κανόνες του Σικάγο"), ("hi", "शिकागो के नियम"), ("ja", "シカゴのルール")):
+        page.select_option("footer.language select", lang)
+        page.locator("footer.language button").click()
+        page.wait_for_url(server + "/rules")
+        assert page.locator("h1").inner_text() == title
+        assert page.evaluate(
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        )  # no sideways scroll
+    page.goto(table)
+    screens(page, "japanese", full_page=True)
+    page.select_option("footer.language select", "en")
+    page.locator("footer.language button").click()
+    page.wait_for_url(table)
+    assert page.get_by_role("button", name="Record the draw").is_visible()

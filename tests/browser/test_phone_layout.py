@@ -1,6 +1,7 @@
 """Phone-first (issue 3, item 7): no sideways scrolling at 360 px, tap targets of 44 px, 16 px text, no JS needed."""
 
 import re
+from pathlib import Path
 
 import pytest
 from browsertools import button, declare, start_match, tap
@@ -77,4 +78,37 @@ def test_a_match_can_be_scored_without_javascript(browser, server, screens):
     page.wait_for_load_state()
     assert "Anna +1, pair" in page.locator("#scoreboard").inner_text()
     screens(page, "no-javascript")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "el", "ca", "uz", "hi", "ja"])
+def test_every_page_fits_a_phone_in_every_language(browser, server, screens, lang):
+    """Longer words (Greek, Catalan) and other scripts (Hindi, Japanese) must not push a page wider."""
+    from scorekeeper.matchfile import dumps, loads
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = context.new_page()
+    matches = Path(__file__).resolve().parents[1] / "matches"
+    for name in ("tie-break-to-ten", "four-players-in-progress"):  # a finished one: head to head
+        page.goto(server + "/import")
+        page.fill("textarea[name=text]", dumps(loads((matches / f"{name}.json").read_text())))
+        page.locator("form button.primary").click()
+        page.wait_for_url(re.compile(r"/history$"))
+    match = page.url.rsplit("/", 2)[1]
+    paths = ["/", "/new", f"/m/{match}", f"/m/{match}/history", f"/m/{match}/at/5", f"/m/{match}/handover"]
+    paths += [
+        "/players",
+        "/players/1",
+        "/hands?hand1=Ks+Kh+4c+4d+9s&hand2=Kd+Kc+4h+4s+2s",
+        "/import",
+        "/rules",
+    ]
+    for path in paths:
+        page.goto(server + path)
+        assert page.locator("html").get_attribute("lang") == lang
+        check_phone_page(page, f"{lang} {path}")
+    screens(page, f"rules-{lang}", full_page=True)
+    page.goto(server + f"/m/{match}")
+    screens(page, f"table-{lang}", full_page=True)
     context.close()

@@ -145,3 +145,20 @@ def test_the_feed_the_last_change_and_tie_reasons_are_translated(keeper, client)
     client.set_cookie("lang", "ja")
     page = soup(client.get(f"/m/{keeper.match_id}"))
     assert "Annaはパス" in page.select_one("#feed").text
+
+
+def test_what_is_rendered_once_and_kept_is_kept_per_language(keeper, client, app):
+    """The card picker and the live board are cached; a Swedish phone must not get an English copy."""
+    from scorekeeper.web import capabilities
+
+    keeper.new("Anna", "Bo", dealer="Anna")
+    with app.test_request_context():
+        board = f"/watch/board?t={capabilities.watch_token(keeper.match_id)}"
+    english_table = soup(client.get(f"/m/{keeper.match_id}"))
+    assert english_table.select_one("#turn .picker summary").text == "Add the five cards (optional)"
+    assert "Now:" in client.get(board).text
+    client.set_cookie("lang", "sv")
+    swedish = soup(client.get(f"/m/{keeper.match_id}"))
+    assert swedish.select_one("#turn .picker summary").text == "Lägg till de fem korten (frivilligt)"
+    assert "knekt i spader" in swedish.select_one("#turn .picker").text
+    assert "Nu:" in client.get(board).text
