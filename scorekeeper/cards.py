@@ -15,7 +15,11 @@ from scorekeeper.words import N_, Said, said
 
 
 class CardError(ValueError):
-    """A card or a hand that cannot be read, said in words a player understands."""
+    """A card or a hand that cannot be read, said in words a player understands (``words``)."""
+
+    def __init__(self, words: Said) -> None:
+        super().__init__(str(words))
+        self.words = words
 
 
 class Rank(IntEnum):
@@ -153,10 +157,10 @@ def parse_card(text: str) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise CardError(f"{text!r} is not a card")
+        raise CardError(said(N_("{card} is not a card"), card=repr(text)))
     card = _PARSED.get(_normalise(text))
     if card is None:
-        raise CardError(f"'{text.strip()}' is not a card")
+        raise CardError(said(N_("{card} is not a card"), card=f"'{text.strip()}'"))
     return card
 
 
@@ -191,7 +195,7 @@ def parse_hand(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """
     hand = parse_cards(cards)
     if len(hand) != 5:
-        raise CardError(f"A hand is five cards, not {len(hand)}")
+        raise CardError(said(N_("A hand is five cards, not {count}"), count=len(hand)))
     check_distinct(hand)
     return hand
 
@@ -201,7 +205,7 @@ def check_distinct(cards: Iterable[Card]) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise CardError(f"{card!r} is in the hand twice")
+            raise CardError(said(N_("{card} is in the hand twice"), card=repr(card)))
         seen.add(card)
 
 

@@ -390,7 +390,8 @@ def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[
     for label, cards in parsed:
         for card in cards:
             if card in owner:
-                raise CardError(f"{card!r} is in {owner[card]}'s hand and {label}'s: one deck is in play")
+                twice = N_("{card} is in {first}'s hand and {second}'s: one deck is in play")
+                raise CardError(said(twice, card=repr(card), first=owner[card], second=label))
             owner[card] = label
     valued = sorted(
         ((evaluate(cards), label, cards) for label, cards in parsed), key=lambda v: v[0], reverse=True

@@ -32,6 +32,7 @@ from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import replay
 from scorekeeper.rules import Rules, RulesError
 from scorekeeper.state import MatchState
+from scorekeeper.words import N_, Said, said
 
 FORMAT = "chicago-match/1"
 MAX_NAME = 40
@@ -55,10 +56,11 @@ EVENT_TYPES: dict[str, type] = {
 class FormatError(ValueError):
     """Not a valid ``chicago-match/1`` document; ``index`` names the event at fault, if one is."""
 
-    def __init__(self, message: str, index: int | None = None) -> None:
-        self.message = message
+    def __init__(self, message: str | Said, index: int | None = None) -> None:
+        self.words = message if isinstance(message, Said) else None  # for translation, where marked
+        self.message = str(message)
         self.index = index
-        super().__init__(message if index is None else f"event {index}: {message}")
+        super().__init__(self.message if index is None else f"event {index}: {self.message}")
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def _hand(key: str, value: Any) -> tuple[Card, ...]:
     try:
         return parse_hand(value)
     except CardError as error:
-        raise FormatError(str(error)) from None
+        raise FormatError(error.words) from None
 
 
 def _card(key: str, value: Any) -> Card:
@@ -125,7 +127,7 @@ def _card(key: str, value: Any) -> Card:
     try:
         return parse_card(value)
     except CardError as error:
-        raise FormatError(str(error)) from None
+        raise FormatError(error.words) from None
 
 
 def _by_name(read: Callable[[str, Any], Any]) -> Callable[[str, Any], dict[str, Any]]:
@@ -212,9 +214,10 @@ def read_name(value: Any) -> str:
         raise FormatError("a player's name must be text")
     name = value.strip()
     if not name:
-        raise FormatError("a player's name cannot be empty")
+        raise FormatError(said(N_("a player's name cannot be empty")))
     if len(name) > MAX_NAME:
-        raise FormatError(f"'{name[:MAX_NAME]}…' is longer than {MAX_NAME} characters")
+        too_long = N_("{name} is longer than {max} characters")
+        raise FormatError(said(too_long, name=f"'{name[:MAX_NAME]}…'", max=MAX_NAME))
     return name
 
 
@@ -223,10 +226,10 @@ def read_players(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         raise FormatError("'players' must be a list of names")
     if not 2 <= len(value) <= 4:
-        raise FormatError(f"Chicago is played by 2 to 4 players, not {len(value)}")
+        raise FormatError(said(N_("Chicago is played by 2 to 4 players, not {count}"), count=len(value)))
     names = tuple(read_name(p) for p in value)
     if len({n.casefold() for n in names}) != len(names):
-        raise FormatError("the players' names must be different")
+        raise FormatError(said(N_("the players' names must be different")))
     return names
 
 

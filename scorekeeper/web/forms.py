@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.events import Event
 from scorekeeper.matchfile import EVENT_TYPES, FormatError, read_event
+from scorekeeper.words import N_, said
 
 INT_FIELDS = ("count", "points")
 
@@ -40,7 +41,7 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
     """Read the posted fields as one event; raise ``FormatError`` if they do not make one."""
     kind = form.get("type", "")
     if kind not in EVENT_TYPES or kind == "undo":
-        raise FormatError("That is not an action the scorekeeper can record")
+        raise FormatError(said(N_("That is not an action the scorekeeper can record")))
     data: dict[str, Any] = {"type": kind}
     for key in ("player", "hand", "winner", "card", "reason"):
         value = form.get(key, "").strip()
@@ -51,12 +52,14 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
             try:
                 data[key] = int(form[key])
             except ValueError:
-                raise FormatError(f"'{form[key][:20]}' is not a whole number") from None
+                raise FormatError(
+                    said(N_("{text} is not a whole number"), text=f"'{form[key][:20]}'")
+                ) from None
     cards = cards_from(form)
     if kind == "draw":
         data["cards"] = {k[5:]: v.strip() for k, v in form.items() if k.startswith("draw.") and v.strip()}
         if len(data["cards"]) != len([k for k in form if k.startswith("draw.")]):
-            raise FormatError("Enter the card each player drew")
+            raise FormatError(said(N_("Enter the card each player drew")))
     elif kind == "tie":
         data.pop("player", None)
         if cards is not None:
@@ -65,7 +68,7 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
         elif "winner" in form:
             data["winner"] = data.get("winner")  # the verdict button with no name: identical hands
         else:
-            raise FormatError("Say whose hand is higher, or enter the cards")
+            raise FormatError(said(N_("Say whose hand is higher, or enter the cards")))
     elif cards is not None:
         data["cards"] = cards
     if kind == "adjust":

@@ -24,7 +24,7 @@ from scorekeeper.summary import score_sheet, totals_by_round
 from scorekeeper.web import capabilities, stats, storage
 from scorekeeper.web.chart import chart
 from scorekeeper.web.forms import whole_number
-from scorekeeper.web.i18n import rules_summary
+from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
@@ -146,7 +146,7 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
         storage.rename_person(person_id, request.form.get("name", ""))
     except (FormatError, storage.NameTaken) as error:
         page = render_template(
-            "history/player.html", person=person, others=stats.names(), refusal=error.message
+            "history/player.html", person=person, others=stats.names(), refusal=error_text(error)
         )
         return page, 422
     return redirect(url_for("history.player", person_id=person_id), 303)
@@ -175,7 +175,7 @@ def hands() -> tuple[str, int] | str:
         try:
             ranked = rank_hands(given)
         except CardError as error:
-            refusal = str(error)
+            refusal = error_text(error)
     page = render_template(
         "history/hands.html", slots=slots, ranked=ranked, refusal=refusal, points=Rules().points
     )

@@ -25,7 +25,7 @@ from scorekeeper.web import capabilities, stats, storage
 from scorekeeper.web.chart import chart
 from scorekeeper.web.forms import event_from_form, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
-from scorekeeper.web.i18n import refusal_text
+from scorekeeper.web.i18n import error_text, refusal_text
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
 from scorekeeper.web.table import table_context
@@ -77,7 +77,7 @@ def new() -> BaseResponse:
     try:
         players, rules, dealer = read_new_match(request.form)
     except FormatError as error:
-        return render("matches/new.html", "matches/new.html", status=422, refusal=error.message, **form)
+        return render("matches/new.html", "matches/new.html", status=422, refusal=error_text(error), **form)
     match_id, keeper = storage.create_match(players, rules)
     capabilities.remember_keeper(match_id, keeper)
     if dealer is not None:
@@ -118,7 +118,7 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
     except RuleBroken as error:  # the engine's words, and a link to the rule it enforces
         return _table(_match_or_404(match_id), 422, refusal=refusal_text(error), refusal_rule=error.section)
     except FormatError as error:
-        return _table(_match_or_404(match_id), 422, refusal=error.message)
+        return _table(_match_or_404(match_id), 422, refusal=error_text(error))
     except storage.KeyReused:
         return _table(
             _match_or_404(match_id), 422, refusal=_("This tap was already used for another action.")

@@ -15,6 +15,7 @@ from scorekeeper.matchfile import FormatError, read_players
 from scorekeeper.rules import BASE_POINTS, Rules, RulesError
 from scorekeeper.web import storage
 from scorekeeper.web.forms import whole_number
+from scorekeeper.words import N_, said
 
 SEATS = 4
 INT_RULES = ("target", "last_trick", "chicago", "chicago_min", "no_exchange_at")
@@ -60,7 +61,7 @@ def _whole(text: str, label: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise FormatError(f"{label} must be a whole number") from None
+        raise FormatError(said(N_("{label} must be a whole number"), label=label)) from None
 
 
 def read_new_match(form: MultiDict[str, str]) -> tuple[tuple[str, ...], Rules, str | None]:
@@ -93,5 +94,5 @@ def read_new_match(form: MultiDict[str, str]) -> tuple[tuple[str, ...], Rules, s
         return players, rules, None
     seat = whole_number(dealer)
     if seat is None or not seat < len(players):
-        raise FormatError("Pick the first dealer among the players, or draw for it")
+        raise FormatError(said(N_("Pick the first dealer among the players, or draw for it")))
     return players, rules, players[seat]

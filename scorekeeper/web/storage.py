@@ -34,6 +34,7 @@ from scorekeeper.state import MatchState
 from scorekeeper.summary import PlayerFigures, figures, totals_by_round
 from scorekeeper.web import capabilities, migrations
 from scorekeeper.web.migrations import POINT_SOURCES
+from scorekeeper.words import N_, said
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -474,7 +475,10 @@ class NameTaken(Exception):
     """A rename to a name that is already someone else's."""
 
     def __init__(self, name: str, owner: str) -> None:
-        super().__init__(f"{name} is already {owner}'s name: merge the two instead")
+        self.words = said(
+            N_("{name} is already {owner}'s name: merge the two instead"), name=name, owner=owner
+        )
+        super().__init__(str(self.words))
         self.message = str(self)
 
 

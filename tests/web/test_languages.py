@@ -162,3 +162,16 @@ def test_what_is_rendered_once_and_kept_is_kept_per_language(keeper, client, app
     assert swedish.select_one("#turn .picker summary").text == "Lägg till de fem korten (frivilligt)"
     assert "knekt i spader" in swedish.select_one("#turn .picker").text
     assert "Nu:" in client.get(board).text
+
+
+def test_a_mistyped_card_is_refused_in_the_readers_language(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    client.set_cookie("lang", "el")
+    response = keeper.declare("Bo", "pair", cards="1x Kh 4c 4d 9s")
+    assert response.status_code == 422
+    assert soup(response).select_one("p.refusal").text == "Το '1x' δεν είναι φύλλο"
+    checker = soup(client.get("/hands?hand1=Ks+Kh+4c+4d+9s&hand2=Ks+Kc+4h+4s+2s"))
+    assert "και του/της Hand 2" not in checker.text  # hand labels are translated too
+    assert (
+        "Το Ks είναι και στο χέρι του/της Χέρι 1 και του/της Χέρι 2" in checker.select_one("p.refusal").text
+    )
