@@ -238,7 +238,9 @@ def test_every_htmx_action_drops_a_second_tap_and_carries_its_own_key(browser):
         keys = [a["value"] for t, a in parsed.elements if t == "input" and a.get("name") == "key"]
         for attrs in forms:
             assert attrs["hx-sync"] in ("this:drop", "closest form:drop")
-            assert attrs["hx-disabled-elt"] in ("this", "find button")
+            assert attrs["hx-disabled-elt"] == "this"
+            assert "js:" not in attrs["hx-vals"]
+            assert json.loads(attrs["hx-vals"])["key"] in keys  # the same key a plain post sends
         assert len(keys) == len(forms) and len(set(keys)) == len(keys)
         assert all(len(k) >= 16 for k in keys)
         config = json.loads(next(a["content"] for t, a in parsed.elements if a.get("name") == "htmx-config"))
