@@ -18,9 +18,8 @@ from flask_babel import Babel, format_date, format_datetime, format_decimal, get
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.cards import Card, CardError, Rank, Suit
+from scorekeeper.cards import Card, Rank, Suit
 from scorekeeper.hands import Category
-from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import MESSAGES, RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.words import N_, Said
@@ -153,9 +152,10 @@ def say(value: Any) -> str:
     return str(value)
 
 
-def error_text(error: FormatError | CardError | Any) -> str:
-    """A refused form or card in the page's language (English where the core did not mark it)."""
-    return say(error.words) if error.words is not None else str(error)
+def error_text(error: Exception) -> str:
+    """A refused form, card or name in the page's language (English where it carries no words)."""
+    words = getattr(error, "words", None)
+    return say(words) if words is not None else str(error)
 
 
 def rules_summary(rules: Rules) -> str:

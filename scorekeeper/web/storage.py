@@ -336,20 +336,17 @@ def append_event(match_id: str, version: int, event: Event, key: str | None = No
                 [match_id, key, version, fingerprint],
             )
         db.execute(
-            "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ?, chart = ?"
-            " WHERE id = ?",
+            "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ? WHERE id = ?",
             [
                 version + 1,
                 after.updated_at,
                 "finished" if state.is_finished else "in_progress",
                 state.winner_name,
                 state.round,
-                chart,
                 match_id,
             ],
         )
-        db.execute("DELETE FROM match_players WHERE match_id = ?", [match_id])
-        db.conn.executemany(FIGURES_INSERT, rows)
+        _write_figures(db, match_id, rows, chart)
     _keep(_MATCHES, (match_id, version + 1), after)
     _keep(_STATES, (match_id, version + 1), state)
     return Appended(version, state)
@@ -361,7 +358,7 @@ class _Outcome:
 
     before: StoredMatch
     payload: str
-    result: tuple[MatchState, StoredMatch, list[list[Any]], str] | Exception
+    result: tuple[MatchState, StoredMatch, list[list[Any]], str] | Exception  # state, match, figures, chart
 
 
 def _applied(match: StoredMatch, event: Event) -> _Outcome:
@@ -394,8 +391,7 @@ def _applied(match: StoredMatch, event: Event) -> _Outcome:
         stamp,
         (*match.recorded_at, stamp),
     )
-    rows = [figure_row(match.id, f) for f in figures(state, after.events)]
-    return _Outcome(match, text, (state, after, rows, json.dumps(totals_by_round(state))))
+    return _Outcome(match, text, (state, after, *_figures_of(match.id, state, after.events)))
 
 
 def match_by_keeper(token: str) -> str | None:
@@ -443,11 +439,22 @@ def figure_row(match_id: str, f: PlayerFigures, name: str | None = None) -> list
     return [*row, best, *(f.points.get(source, 0) for source in POINT_SOURCES)]
 
 
+def _figures_of(match_id: str, state: MatchState, events: tuple[Event, ...]) -> tuple[list[list[Any]], str]:
+    """Each player's figures (match_players rows) and the chart's points, worked out (not written)."""
+    rows = [figure_row(match_id, f) for f in figures(state, events)]
+    return rows, json.dumps(totals_by_round(state))
+
+
+def _write_figures(db: Database, match_id: str, rows: list[list[Any]], chart: str) -> None:
+    """Replace a match's figures and chart (inside the caller's transaction)."""
+    db.execute("DELETE FROM match_players WHERE match_id = ?", [match_id])
+    db.conn.executemany(FIGURES_INSERT, rows)
+    db.execute("UPDATE matches SET chart = ? WHERE id = ?", [chart, match_id])
+
+
 def _store_figures(db: Database, match: StoredMatch, state: MatchState) -> None:
     """Keep each player's figures and the chart's points for this match, replacing the old ones."""
-    db.execute("DELETE FROM match_players WHERE match_id = ?", [match.id])
-    db.conn.executemany(FIGURES_INSERT, [figure_row(match.id, f) for f in figures(state, match.events)])
-    db.execute("UPDATE matches SET chart = ? WHERE id = ?", [json.dumps(totals_by_round(state)), match.id])
+    _write_figures(db, match.id, *_figures_of(match.id, state, match.events))
 
 
 def refresh_figures(db: Database, match_id: str) -> None:

@@ -93,8 +93,7 @@ def _malformed_posts(db: str, part: int, parts: int, examples: int) -> tuple[int
     """One share of I1 in its own process: its own app and database, every ``parts``-th route."""
     from pathlib import Path
 
-    config = {"TESTING": True, "DATABASE": db, "SECRET_KEY": "k" * 40, "WTF_CSRF_ENABLED": False}
-    app = create_app({**config, "RATELIMIT_ENABLED": False})
+    app = fresh_app_at(db)
     client = app.test_client()
     made = client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "0", "start": "1"})
     match_id = made.headers["Location"].rsplit("/", 1)[1]
