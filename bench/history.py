@@ -27,7 +27,9 @@ from simulate import random_events  # noqa: E402
 from scorekeeper.matchfile import write_event  # noqa: E402
 from scorekeeper.rules import Rules  # noqa: E402
 from scorekeeper.summary import figures, totals_by_round  # noqa: E402
-from scorekeeper.web import create_app, storage  # noqa: E402
+from scorekeeper.web import create_app  # noqa: E402
+from scorekeeper.web import figures as kept_figures  # noqa: E402
+from scorekeeper.web.db import get_db  # noqa: E402
 
 POOL = [f"Player{i:02d}" for i in range(40)]
 TEMPLATES = 60
@@ -66,13 +68,13 @@ def fill(db_path: str, count: int, templates: list[dict], rng: random.Random) ->
     app = create_app({"DATABASE": db_path, "SECRET_KEY": "bench" * 8, "WTF_CSRF_ENABLED": False})
     ids = []
     with app.app_context():
-        db = storage.get_db()
+        db = get_db()
         db.execute("BEGIN IMMEDIATE")
         for name in POOL:
             person = db.execute("INSERT INTO people (name) VALUES (?)", [name]).lastrowid
             db.execute("INSERT INTO aliases (name, person_id) VALUES (?, ?)", [name, person])
             db.execute("INSERT INTO players (name, last_played) VALUES (?, ?)", [name, "2026-01-01"])
-        figure_sql = storage.FIGURES_INSERT
+        figure_sql = kept_figures.INSERT
         for i in range(count):
             t = templates[i % len(templates)]
             names = rng.sample(POOL, len(t["players"]))
@@ -86,11 +88,10 @@ def fill(db_path: str, count: int, templates: list[dict], rng: random.Random) ->
                 return text
 
             db.execute(
-                "INSERT INTO matches (id, watch_id, players, rules, created_at, updated_at, version, status, winner, round, chart)"
-                " VALUES (?, ?, ?, '{}', ?, ?, ?, 'finished', ?, ?, ?)",
+                "INSERT INTO matches (id, players, rules, created_at, updated_at, version, status, winner, round, chart)"
+                " VALUES (?, ?, '{}', ?, ?, ?, 'finished', ?, ?, ?)",
                 [
                     match_id,
-                    f"w{i:05d}",
                     json.dumps(names),
                     stamp,
                     stamp,
@@ -108,7 +109,7 @@ def fill(db_path: str, count: int, templates: list[dict], rng: random.Random) ->
                 ],
             )
             for f in t["figures"]:
-                db.execute(figure_sql, storage.figure_row(match_id, f, names[f.seat]))
+                db.execute(figure_sql, kept_figures.figure_row(match_id, f, names[f.seat]))
             ids.append(match_id)
         db.execute("COMMIT")
     return ids
@@ -129,8 +130,6 @@ def timed(client, path: str, runs: int = 15) -> tuple[float, float]:
 
 
 def measure(db_path: str, ids: list[str]) -> dict[str, tuple[float, float]]:
-    storage._MATCHES.clear()
-    storage._STATES.clear()
     app = create_app({"DATABASE": db_path, "SECRET_KEY": "bench" * 8, "WTF_CSRF_ENABLED": False})
     client = app.test_client()
     middle = ids[len(ids) // 2]

@@ -217,7 +217,7 @@ def main() -> None:
         [
             sys.executable,
             "-m",
-            "scorekeeper.cli",
+            "scorekeeper.web.cli",
             "serve",
             "--port",
             str(app_port),

@@ -80,7 +80,7 @@ def main() -> None:
         [
             sys.executable,
             "-m",
-            "scorekeeper.cli",
+            "scorekeeper.web.cli",
             "serve",
             "--port",
             str(port),

@@ -1,5 +1,9 @@
 """``scorekeeper check FILE [--json]``: replay a match file and say where it stands.
 
+This is the core's part of the command line; the web shell's commands
+(``serve``, ``export``, ``import``, ``backup``) are added to the same parser by
+``scorekeeper.web.cli``, which is the installed ``scorekeeper`` command.
+
 Exit codes (MATCH_FORMAT.md): 0 the file is valid, 1 an event breaks a
 rule, 2 the file is not a ``chicago-match/1`` document.
 """
@@ -7,7 +11,6 @@ rule, 2 the file is not a ``chicago-match/1`` document.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -76,48 +79,21 @@ def _print_json(**result: Any) -> None:
     print(json.dumps(result, ensure_ascii=False))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: one sub-command per job."""
+def build_parser() -> tuple[argparse.ArgumentParser, Any]:
+    """The command line and its sub-command list (the web shell adds its own commands to it)."""
     parser = argparse.ArgumentParser(prog="scorekeeper", description="Chicago Scorekeeper")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     checker = commands.add_parser("check", help="replay a chicago-match/1 file and print the totals")
     checker.add_argument("file", help="the match file (JSON)")
     checker.add_argument("--json", action="store_true", help="print one JSON object")
-    server = commands.add_parser("serve", help="start the web app (SQLite file in the instance folder)")
-    server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    server.add_argument("--port", type=int, default=5000, help="port (default 5000)")
-    server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the instance folder)")
-    server.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default 1)")
-    server.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
-    server.add_argument("--access-log", help="write an access log to this file ('-' for the terminal)")
-    exporter = commands.add_parser("export", help="print a stored match as a chicago-match/1 file")
-    exporter.add_argument("match_id")
-    importer = commands.add_parser("import", help="store a chicago-match/1 file as a new match")
-    importer.add_argument("file")
-    backup = commands.add_parser("backup", help="copy the whole database (SQLite online backup)")
-    backup.add_argument("path")
-    for command in (exporter, importer, backup):
-        command.add_argument("--db", help="the SQLite file (default: the instance folder's)")
-    return parser
+    return parser, commands
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    args = build_parser().parse_args(argv)
-    if args.command == "check":
-        return check(args.file, args.json)
-    # The shell depends on the core, never the reverse: it is loaded only for its own commands.
-    if args.command == "serve":
-        server = importlib.import_module("scorekeeper.web.server")
-        server.serve(args.host, args.port, args.db, args.workers, args.threads, args.access_log)
-        return EXIT_OK
-    database = importlib.import_module("scorekeeper.web.commands")
-    if args.command == "export":
-        return int(database.export_match(args.match_id, args.db))
-    if args.command == "import":
-        return int(database.import_match(args.file, args.db))
-    return int(database.backup(args.path, args.db))
+    """Run ``scorekeeper check``; return the exit code."""
+    args = build_parser()[0].parse_args(argv)
+    return check(args.file, args.json)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ class Server:
         args = [
             sys.executable,
             "-m",
-            "scorekeeper.cli",
+            "scorekeeper.web.cli",
             "serve",
             "--port",
             str(self.port),

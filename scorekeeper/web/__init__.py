@@ -21,7 +21,7 @@ from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, i18n, storage
+from scorekeeper.web import assets, cache, db, i18n
 from scorekeeper.web.limits import limiter
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_
@@ -68,8 +68,12 @@ def check_secret_key(key: Any) -> None:
         raise RuntimeError("SECRET_KEY is a well-known default")
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Create the app; ``test_config`` overrides the configuration (tests pass a temporary DATABASE)."""
+def create_app(test_config: dict[str, Any] | None = None, *, database: str | None = None) -> Flask:
+    """Create the app; ``test_config`` overrides the configuration (tests pass a temporary DATABASE).
+
+    ``database`` is the SQLite file (the command line's ``--db``); by default
+    SCOREKEEPER_DATABASE, else ``scorekeeper.sqlite`` in the instance folder.
+    """
     from scorekeeper.web import guide, history, matches
 
     app = Flask(
@@ -80,7 +84,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
-        DATABASE=os.environ.get("SCOREKEEPER_DATABASE")
+        DATABASE=database
+        or os.environ.get("SCOREKEEPER_DATABASE")
         or os.path.join(app.instance_path, "scorekeeper.sqlite"),
         PROFILE=os.environ.get("SCOREKEEPER_PROFILE", "lan"),
         MAX_CONTENT_LENGTH=16 * 1024,
@@ -113,7 +118,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Compress(app)  # zstd, brotli or gzip, as the phone accepts: the table's wifi may be poor
     csrf.init_app(app)
     limiter.init_app(app)
-    storage.init_app(app)
+    cache.init_app(app)
+    db.init_app(app)
     assets.init_app(app, STATIC)
     i18n.init_app(app)
     app.register_blueprint(matches.bp)

@@ -9,11 +9,18 @@ keeps only its hash too. Comparisons use ``hmac.compare_digest``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from flask import current_app, session
+from flask import abort, current_app, session
+
+from scorekeeper.web.db import get_db
+
+View = TypeVar("View", bound=Callable[..., Any])
 
 SESSION_KEY = "keeper"
 # A cookie over 4 KB is dropped by browsers, with every role in it: keep the newest matches only
@@ -48,9 +55,30 @@ def held_token(match_id: str) -> str | None:
     return token if isinstance(token, str) else None
 
 
-def is_keeper(match_id: str, keeper_hash: str | None) -> bool:
-    """True if this browser holds the scorekeeper's secret for the match."""
+def is_keeper(match_id: str) -> bool:
+    """True if this browser holds the scorekeeper's secret for the match (read now, never from a cache)."""
     token = held_token(match_id)
-    if token is None or not keeper_hash:
+    if token is None:
         return False
-    return hmac.compare_digest(digest(token), keeper_hash)
+    found = get_db().execute("SELECT keeper_hash FROM matches WHERE id = ?", [match_id]).fetchone()
+    return found is not None and bool(found[0]) and hmac.compare_digest(digest(token), found[0])
+
+
+def keeper_required(refuse: Callable[[str], Any] | int = 403) -> Callable[[View], View]:
+    """Let only the match's scorekeeper through to the view (its ``match_id`` argument).
+
+    Anybody else gets ``refuse(match_id)``, or that status code.
+    """
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def checked(*args: Any, match_id: str, **kwargs: Any) -> Any:
+            if is_keeper(match_id):
+                return view(*args, match_id=match_id, **kwargs)
+            if isinstance(refuse, int):
+                abort(refuse)
+            return refuse(match_id)
+
+        return checked  # type: ignore[return-value]
+
+    return decorate

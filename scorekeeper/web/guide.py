@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.rules import BASE_POINTS, Rules, WinMode
-from scorekeeper.web import storage
+from scorekeeper.web import eventlog
 from scorekeeper.web.i18n import hand_name
 
 bp = Blueprint("guide", __name__)
@@ -41,7 +41,7 @@ def changes(rules: Rules) -> list[str]:
 @bp.get("/rules")
 def rules() -> str:
     """The rules; with ``?m=<match id>``, as that match plays them."""
-    match = storage.load_match(request.args.get("m", "")) if request.args.get("m") else None
+    match = eventlog.load_match(request.args.get("m", "")) if request.args.get("m") else None
     played = match.rules if match is not None else Rules()
     points = [(hand_name(hand), played.points[hand]) for hand in reversed(DECLARABLE)]
     context = {"match": match, "rules": played, "changes": changes(played), "points": points}

@@ -17,14 +17,17 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.cards import CardError
 from scorekeeper.hands import rank_hands
 from scorekeeper.match import replay
-from scorekeeper.matchfile import FormatError, MatchFile, loads
+from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.summary import score_sheet, totals_by_round
-from scorekeeper.web import capabilities, stats, storage
+from scorekeeper.web import capabilities, eventlog, people, stats
+from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
+from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
+from scorekeeper.web.imports import import_match
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
@@ -33,8 +36,8 @@ IMPORT_LIMIT = 2 * 1024 * 1024  # a long match file; other posts stay under MAX_
 HAND_SLOTS = 4
 
 
-def _match(match_id: str) -> storage.StoredMatch:
-    match = storage.load_match(match_id)
+def _match(match_id: str) -> StoredMatch:
+    match = eventlog.load_match(match_id)
     if match is None:
         abort(404)
     return match
@@ -44,7 +47,7 @@ def _match(match_id: str) -> storage.StoredMatch:
 def match_page(match_id: str) -> str:
     """The whole match: score sheet by round and phase, chart, and every event with its time."""
     match = _match(match_id)
-    state = storage.state_of(match)
+    state = eventlog.state_of(match)
     log = full_log(match)
     return render_template(
         "history/match.html",
@@ -63,26 +66,22 @@ def at(match_id: str, step: int) -> str:
     match = _match(match_id)
     if not 0 <= step <= match.version:
         abort(404)
-    earlier = storage.StoredMatch(
-        match.id,
-        match.keeper_hash,
-        MatchFile(match.players, match.rules, match.events[:step]),
-        step,
-        match.created_at,
-        match.recorded_at[step - 1] if step else match.created_at,
-        match.recorded_at[:step],
-    )
+    earlier = match.at(step)
     state = replay(match.players, match.rules, earlier.events)
     return render_template("history/at.html", step=step, last=match.version, **table_context(earlier, state))
 
 
+def _forbidden(match_id: str) -> None:
+    _match(match_id)  # an unknown match is not found; a known one is not theirs
+    abort(403)
+
+
 @bp.post("/m/<match_id>/rematch")
+@keeper_required(_forbidden)  # the scorekeeper starts the rematch; the others follow the new live link
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""
     match = _match(match_id)
-    if not capabilities.is_keeper(match.id, match.keeper_hash):
-        abort(403)  # the scorekeeper starts the rematch; the others follow the new live link
-    new_id, keeper = storage.create_match(match.players, match.rules)
+    new_id, keeper = eventlog.create_match(match.players, match.rules)
     capabilities.remember_keeper(new_id, keeper)
     return redirect(url_for("matches.show", match_id=new_id), 303)
 
@@ -91,7 +90,7 @@ def rematch(match_id: str) -> BaseResponse:
 def export_csv(match_id: str) -> Response:
     """The score sheet as CSV: one line per change of a total, then the totals after each round."""
     match = _match(match_id)
-    state = storage.state_of(match)
+    state = eventlog.state_of(match)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["round", "phase", "player", "points", "for", *(f"total {p}" for p in state.players)])
@@ -115,7 +114,7 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     if not text.strip():
         return render_template("history/import.html", refusal="Choose a match file, or paste one."), 422
     try:
-        match_id, keeper = storage.import_match(loads(text))
+        match_id, keeper = import_match(text)
         capabilities.remember_keeper(match_id, keeper)
     except FormatError as error:
         return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
@@ -143,8 +142,8 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
     if person is None:
         abort(404)
     try:
-        storage.rename_person(person_id, request.form.get("name", ""))
-    except (FormatError, storage.NameTaken) as error:
+        people.rename_person(person_id, request.form.get("name", ""))
+    except (FormatError, people.NameTaken) as error:
         page = render_template(
             "history/player.html", person=person, others=stats.names(), refusal=error_text(error)
         )
@@ -157,7 +156,7 @@ def merge(person_id: int) -> BaseResponse:
     other = whole_number(request.form.get("other", ""))
     if stats.person(person_id) is None or other is None or stats.person(other) is None:
         abort(404)
-    storage.merge_people(person_id, other)
+    people.merge_people(person_id, other)
     return redirect(url_for("history.player", person_id=person_id), 303)
 
 

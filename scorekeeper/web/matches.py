@@ -1,16 +1,17 @@
 """The matches blueprint: start a match, score it at the table, hand it over, watch it, export it.
 
-Every route that records does four things in order: parse the form into an
-event, let the engine check it against the whole match (``append_event``
-replays inside the write transaction), refuse with the engine's words and
-status 422 (nothing stored), or store it and answer (fragment for htmx,
+Every route that records does four things in order: parse the form into
+events, let the engine decide on them against the whole match and store them
+(``eventlog.append_events``, the one way in for every write), refuse with the
+engine's words and status 422 (nothing stored), or answer (fragment for htmx,
 303 to the page otherwise). Only a browser holding the match's scorekeeper
-secret may record; the live view and everybody else only read.
+secret may record (``@keeper_required``, read per request); the live view and
+everybody else only read.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -21,8 +22,11 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.events import Dealer, Event, Undo
 from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.refusals import RuleBroken
-from scorekeeper.web import capabilities, stats, storage
+from scorekeeper.web import capabilities, eventlog, stats
+from scorekeeper.web.cache import cache, text_size
+from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
+from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.web.forms import event_from_form, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text
@@ -41,15 +45,11 @@ STALE = N_(
 NOT_KEEPER = N_("Only the scorekeeper's phone records. Ask the scorekeeper for the hand-over link.")
 
 
-def _match_or_404(match_id: str) -> storage.StoredMatch:
-    match = storage.load_match(match_id)
+def _match_or_404(match_id: str) -> StoredMatch:
+    match = eventlog.load_match(match_id)
     if match is None:
         abort(404)
     return match
-
-
-def _is_keeper(match: storage.StoredMatch) -> bool:
-    return capabilities.is_keeper(match.id, match.keeper_hash)
 
 
 @bp.get("/")
@@ -78,16 +78,14 @@ def new() -> BaseResponse:
         players, rules, dealer = read_new_match(request.form)
     except FormatError as error:
         return render("matches/new.html", "matches/new.html", status=422, refusal=error_text(error), **form)
-    match_id, keeper = storage.create_match(players, rules)
+    match_id, keeper = eventlog.create_match(players, rules, () if dealer is None else (Dealer(dealer),))
     capabilities.remember_keeper(match_id, keeper)
-    if dealer is not None:
-        storage.append_event(match_id, 0, Dealer(dealer))
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
-def _table(match: storage.StoredMatch, status: int = 200, **extra: Any) -> Response:
-    keeper = _is_keeper(match)
-    context = table_context(match, storage.state_of(match), spectator=not keeper, **extra)
+def _table(match: StoredMatch, status: int = 200, **extra: Any) -> Response:
+    keeper = capabilities.is_keeper(match.id)
+    context = table_context(match, eventlog.state_of(match), spectator=not keeper, **extra)
     if not keeper:
         return render("matches/watch.html", "matches/_board.html", status=status, **context)
     return render("matches/show.html", "matches/_table.html", status=status, **context)
@@ -99,11 +97,13 @@ def show(match_id: str) -> Response:
     return _table(_match_or_404(match_id))
 
 
-def _record(match_id: str, event_of: Any) -> BaseResponse:
-    """The shared path of record and undo: role, versions, key, engine, answer."""
+def _not_keeper(match_id: str) -> Response:
+    return _table(_match_or_404(match_id), 403, refusal=_(NOT_KEEPER))
+
+
+def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) -> BaseResponse:
+    """The shared path of record and undo: versions, key, engine, answer (the role is checked already)."""
     match = _match_or_404(match_id)
-    if not _is_keeper(match):
-        return _table(match, 403, refusal=_(NOT_KEEPER))
     if request.mimetype != "application/x-www-form-urlencoded":
         abort(415)  # every action is a plain form post (TRUST.md I3)
     if_match = request.headers.get("If-Match")
@@ -113,19 +113,18 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
         return _table(match, 400, refusal=_("This form is out of date: reload the page."))
     key = request.form.get("key") or None
     try:
-        event: Event = event_of()
-        appended = storage.append_event(match_id, version, event, key)
+        appended = eventlog.append_events(match_id, version, events_of(match), key)
     except RuleBroken as error:  # the engine's words, and a link to the rule it enforces
         return _table(_match_or_404(match_id), 422, refusal=refusal_text(error), refusal_rule=error.section)
     except FormatError as error:
         return _table(_match_or_404(match_id), 422, refusal=error_text(error))
-    except storage.KeyReused:
+    except eventlog.KeyReused:
         return _table(
             _match_or_404(match_id), 422, refusal=_("This tap was already used for another action.")
         )
-    except storage.StaleVersion:
+    except eventlog.StaleVersion:
         return _table(_match_or_404(match_id), 412 if if_match is not None else 409, refusal=_(STALE))
-    except storage.MatchFinished as finished:
+    except eventlog.MatchFinished as finished:
         return _table(
             _match_or_404(match_id), 409, refusal=_("The match is over: %(name)s won.", name=finished.winner)
         )
@@ -142,23 +141,24 @@ def _record(match_id: str, event_of: Any) -> BaseResponse:
 
 
 @bp.post("/m/<match_id>/record")
+@keeper_required(_not_keeper)
 def record(match_id: str) -> BaseResponse:
     """Record one scorekeeper action (one event)."""
-    return _record(match_id, lambda: event_from_form(request.form))
+    return _record(match_id, lambda _: (event_from_form(request.form),))
 
 
 @bp.post("/m/<match_id>/undo")
+@keeper_required(_not_keeper)
 def undo(match_id: str) -> BaseResponse:
-    """Cancel the latest event still in effect."""
-    return _record(match_id, Undo)
+    """Take back the latest tap still in effect: one undo event for each event it recorded."""
+    return _record(match_id, lambda match: (Undo(),) * match.last_step())
 
 
 @bp.get("/m/<match_id>/handover")
+@keeper_required(404)
 def handover(match_id: str) -> str:
     """The scorekeeper's page of links: hand the role to another phone, or share the live view."""
     match = _match_or_404(match_id)
-    if not _is_keeper(match):
-        abort(404)
     token = capabilities.held_token(match.id)
     claim = url_for("matches.claim", t=token, _external=True)
     watch = url_for("matches.watch", t=capabilities.watch_token(match.id), _external=True)
@@ -170,7 +170,7 @@ def handover(match_id: str) -> str:
 def claim() -> BaseResponse:
     """A hand-over link: this browser becomes a scorekeeper, then a URL without the secret."""
     token = request.args.get("t", "")
-    match_id = storage.match_by_keeper(token) if token else None
+    match_id = eventlog.match_by_keeper(token) if token else None
     if match_id is None:
         abort(404)
     capabilities.remember_keeper(match_id, token)
@@ -192,8 +192,8 @@ def export(match_id: str) -> Response:
 # The live view: read-only, for the others at the table.
 
 
-def _watched(token: str) -> storage.StoredMatch:
-    match = storage.load_match("", watch=token) if token else None
+def _watched(token: str) -> StoredMatch:
+    match = eventlog.load_match("", watch=token) if token else None
     if match is None:
         abort(404)
     return match
@@ -204,7 +204,7 @@ def _watched(token: str) -> storage.StoredMatch:
 def watch() -> Response:
     token = request.args.get("t", "")
     match = _watched(token)
-    context = table_context(match, storage.state_of(match), spectator=True, watch_token=token)
+    context = table_context(match, eventlog.state_of(match), spectator=True, watch_token=token)
     return render("matches/watch.html", "matches/_board.html", **context)
 
 
@@ -213,7 +213,7 @@ def watch() -> Response:
 def watch_board() -> Response:
     """The board fragment; 304 when the match has not changed since the version the page holds."""
     token = request.args.get("t", "")
-    version = storage.current_version(token) if token else None
+    version = eventlog.current_version(token) if token else None
     if version is None:
         abort(404)
     etag = f'"v{version}"'
@@ -228,15 +228,11 @@ def watch_board() -> Response:
     return response
 
 
-_BOARDS: OrderedDict[tuple[str, int, str], str] = OrderedDict()
-
-
-def _board_html(match: storage.StoredMatch, token: str) -> str:
+def _board_html(match: StoredMatch, token: str) -> str:
     """The board of a match at a version, rendered once for all its spectators who read one language."""
-    key = (match.id, match.version, str(get_locale()))
-    if key not in _BOARDS:
-        context = table_context(match, storage.state_of(match), spectator=True, watch_token=token)
-        _BOARDS[key] = render_template("matches/_board.html", **context)
-        while len(_BOARDS) > 256:
-            _BOARDS.popitem(last=False)
-    return _BOARDS[key]
+
+    def rendered() -> str:
+        context = table_context(match, eventlog.state_of(match), spectator=True, watch_token=token)
+        return render_template("matches/_board.html", **context)
+
+    return cache().kept("board", (match.id, match.version, str(get_locale())), rendered, text_size)

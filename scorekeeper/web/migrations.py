@@ -1,4 +1,10 @@
-"""The database schema, as sqlite-utils migrations: applied at every start, each exactly once."""
+"""The database schema, as sqlite-utils migrations: applied at every start, each exactly once.
+
+A migration is frozen history: its own SQL and column lists, never a call
+into today's code (whose names and columns move on). Derived data, such as
+each player's figures, is worked out afterwards by today's code
+(``figures.fill_in``) for any match that lacks it.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,11 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 migrations = Migrations("scorekeeper")
+
+
+def apply(db: Database) -> None:
+    """Bring the schema up to date (idempotent)."""
+    migrations.apply(db)
 
 
 @migrations()
@@ -39,32 +50,12 @@ def m001_matches_and_events(db: Database) -> None:
     db.table("players").create({"name": str, "last_played": str}, pk="name")
 
 
-def apply(db: Database) -> None:
-    """Bring the schema up to date (idempotent)."""
-    migrations.apply(db)
-
-
-# Columns of match_players that add up points by where they came from (summary.PlayerFigures.points).
-POINT_SOURCES = (
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-    "last_trick",
-    "chicago_won",
-    "chicago_lost",
-    "adjust",
-)
-
-
 @migrations()
 def m002_people_and_figures(db: Database) -> None:
-    """People behind names (renames and merges touch only aliases), and each player's figures per match."""
+    """People behind names (renames and merges touch only aliases), and each player's figures per match.
+
+    The figures themselves are left to ``figures.fill_in`` (the chart stays NULL until then).
+    """
     db.table("people").create({"id": int, "name": str}, pk="id", not_null={"name"})
     db.table("aliases").create(
         {"name": str, "person_id": int}, pk="name", foreign_keys=[("person_id", "people", "id")]
@@ -80,21 +71,31 @@ def m002_people_and_figures(db: Database) -> None:
         "rounds": int,
         "chicago_won": int,
         "chicago_lost": int,
-        "best_hand": int,  # Category.order of the best declaration, -1 for none
+        "best_hand": int,  # the category's order (0 pair … 8 royal flush) of the best declaration, -1 none
     }
-    columns.update({f"p_{source}": int for source in POINT_SOURCES})
+    for source in (
+        "pair",
+        "two_pair",
+        "three_of_a_kind",
+        "straight",
+        "flush",
+        "full_house",
+        "four_of_a_kind",
+        "straight_flush",
+        "royal_flush",
+        "last_trick",
+        "chicago_won",
+        "chicago_lost",
+        "adjust",
+    ):
+        columns[f"p_{source}"] = int
     db.table("match_players").create(
         columns, pk=("match_id", "seat"), foreign_keys=[("match_id", "matches", "id")]
     )
     db.table("match_players").create_index(["name"])
     db.table("matches").add_column("chart", str)  # JSON: everybody's total after each round
-    for (name,) in db.execute("SELECT name FROM players").fetchall():
-        person = db.table("people").insert({"name": name}).last_pk
-        db.table("aliases").insert({"name": name, "person_id": person})
-    from scorekeeper.web.storage import refresh_figures
-
-    for (match_id,) in db.execute("SELECT id FROM matches").fetchall():
-        refresh_figures(db, match_id)
+    db.execute("INSERT INTO people (name) SELECT name FROM players ORDER BY rowid")
+    db.execute("INSERT INTO aliases (name, person_id) SELECT name, id FROM people")
 
 
 @migrations()
@@ -109,3 +110,15 @@ def m003_capabilities_and_idempotency(db: Database) -> None:
         pk=("match_id", "key"),
         foreign_keys=[("match_id", "matches", "id")],
     )
+
+
+@migrations()
+def m004_steps_and_no_watch_id(db: Database) -> None:
+    """Events recorded by one tap share a ``step`` (the seq of its first event): one undo takes them back.
+
+    ``watch_id`` (the live view's first design) was never read: it and its index go.
+    """
+    db.execute("ALTER TABLE events ADD COLUMN step INTEGER")
+    db.execute("UPDATE events SET step = seq")
+    db.execute("DROP INDEX IF EXISTS idx_matches_watch_id")
+    db.execute("ALTER TABLE matches DROP COLUMN watch_id")

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.matchfile import FormatError, read_players
 from scorekeeper.rules import BASE_POINTS, Rules, RulesError
-from scorekeeper.web import storage
+from scorekeeper.web import people
 from scorekeeper.web.forms import whole_number
 from scorekeeper.words import N_, said
 
@@ -53,7 +53,7 @@ def new_match_form(form: MultiDict[str, str] | None) -> dict[str, Any]:
         "points": points,
         "hands": DECLARABLE,
         "dealer": dealer,
-        "known_players": storage.known_players(),
+        "known_players": people.known_players(),
     }
 
 

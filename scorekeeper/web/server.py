@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
-
-from scorekeeper.web import create_app
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -30,14 +27,13 @@ ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
 
 
 def serve(
-    host: str, port: int, db: str | None, workers: int = 1, threads: int = 8, access_log: str | None = None
+    app: Flask, host: str, port: int, workers: int = 1, threads: int = 8, access_log: str | None = None
 ) -> None:
-    """Create and migrate the database, then serve until stopped."""
-    if db:
-        os.environ["SCOREKEEPER_DATABASE"] = os.path.abspath(db)
-    # Created (and the database migrated and checked) once, before the workers fork: they answer
-    # as soon as the port is open. The app opens no connection here that a worker would inherit.
-    app = create_app()
+    """Serve an app until stopped.
+
+    The app is created (and the database migrated and checked) once, before the workers
+    fork: they answer as soon as the port is open. It opens no connection a worker inherits.
+    """
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled once here, not in each worker's first requests
     print(f"Chicago Scorekeeper on http://{host}:{port}/  (Ctrl-C stops it)", flush=True)

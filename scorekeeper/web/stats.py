@@ -15,8 +15,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from scorekeeper.hands import Category
-from scorekeeper.web.migrations import POINT_SOURCES
-from scorekeeper.web.storage import get_db
+from scorekeeper.web.db import get_db
+from scorekeeper.web.figures import POINT_SOURCES
 
 PAGE = 25
 

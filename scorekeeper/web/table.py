@@ -14,8 +14,8 @@ from scorekeeper.match import undo_walk
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.state import MatchState, Stage
 from scorekeeper.web import capabilities
+from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.web.i18n import hand_name, refusal_text, rules_summary, say
-from scorekeeper.web.storage import StoredMatch
 
 FEED_LENGTH = 12
 

@@ -8,7 +8,8 @@ import flask
 import pytest
 from webtools import Keeper
 
-from scorekeeper.web import create_app, storage
+from scorekeeper.web import create_app
+from scorekeeper.web import db as database
 
 
 @pytest.fixture(params=["lan", "tls"])
@@ -28,13 +29,13 @@ def app(tmp_path: Path, request):
 
     @app.teardown_request
     def no_request_leaves_a_transaction_open(_: BaseException | None) -> None:  # TRUST.md R4
-        db = storage.open_connection(app.config["DATABASE"])
+        db = database.open_connection(app.config["DATABASE"])
         if db is not None and db.conn.in_transaction:
             left_open.append(flask.request.path)
 
     yield app
     assert left_open == []
-    db = storage.connect(app.config["DATABASE"])
+    db = database.connect(app.config["DATABASE"])
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"  # TRUST.md R5
     db.close()
 

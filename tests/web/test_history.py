@@ -8,7 +8,8 @@ import pytest
 from webtools import MATCHES, recorded, soup
 
 from scorekeeper.matchfile import load
-from scorekeeper.web import stats, storage
+from scorekeeper.web import db as database
+from scorekeeper.web import eventlog, figures, stats
 
 
 def import_recorded(client, name: str):
@@ -19,7 +20,7 @@ def import_recorded(client, name: str):
 
 def counts(app) -> tuple[int, int, int]:
     with app.app_context():
-        db = storage.get_db()
+        db = database.get_db()
         return tuple(
             db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("matches", "events", "people")
         )
@@ -65,7 +66,7 @@ def test_export_then_import_gives_the_identical_match(client, app):
     exported = client.get(f"/m/{match_id}/export").get_data(as_text=True)
     again = client.post("/import", data={"text": exported}).headers["Location"].split("/")[2]
     with app.app_context():
-        assert storage.load_match(again).file == storage.load_match(match_id).file
+        assert eventlog.load_match(again).file == eventlog.load_match(match_id).file
     assert load(json.loads(exported)) == load(recorded("two-players-to-royal-flush"))
 
 
@@ -201,7 +202,7 @@ def test_a_rematch_starts_a_new_match_with_the_same_players_and_rules(client, ap
     assert response.status_code == 303
     new_id = response.headers["Location"].rsplit("/", 1)[1]
     with app.app_context():
-        old, new = storage.load_match(match_id), storage.load_match(new_id)
+        old, new = eventlog.load_match(match_id), eventlog.load_match(new_id)
     assert (new.players, new.rules, new.events) == (old.players, old.rules, ())
 
 
@@ -262,16 +263,17 @@ def test_kept_figures_equal_figures_worked_out_again(client, keeper, app):
         keeper.post(**fields)
     keeper.post("undo")
     with app.app_context():
-        db = storage.get_db()
+        db = database.get_db()
         kept = db.execute("SELECT * FROM match_players ORDER BY seat").fetchall()
-        storage.refresh_figures(db, keeper.match_id)
+        db.execute("UPDATE matches SET chart = NULL")
+        figures.fill_in(db)
         assert db.execute("SELECT * FROM match_players ORDER BY seat").fetchall() == kept
         assert [row[3] for row in kept] == [0, 5, 0]
 
 
 def test_export_import_and_backup_from_the_command_line(tmp_path):
     db = str(tmp_path / "cli.sqlite")
-    cli = [sys.executable, "-m", "scorekeeper.cli"]
+    cli = [sys.executable, "-m", "scorekeeper.web.cli"]
 
     def run(*args):
         return subprocess.run([*cli, *args, "--db", db], capture_output=True, text=True, check=False)

@@ -279,7 +279,8 @@ def _keeper_is_used(keeper: Keeper) -> None:  # keep the fixture's type visible 
 
 
 def test_the_cached_state_after_each_tap_equals_a_full_replay(keeper, app):
-    from scorekeeper.web import storage
+    from scorekeeper.web import eventlog
+    from scorekeeper.web.cache import cache
 
     document = recorded("two-players-to-royal-flush")
     match = load(document)
@@ -287,8 +288,7 @@ def test_the_cached_state_after_each_tap_equals_a_full_replay(keeper, app):
     for event in match.events:
         assert keeper.record(event).status_code == 200
         with app.app_context():
-            stored = storage.load_match(keeper.match_id)
-            cached = storage.state_of(stored)
-            storage._STATES.clear()
-            storage._MATCHES.clear()
-            assert storage.state_of(stored) == cached
+            stored = eventlog.load_match(keeper.match_id)
+            cached = eventlog.state_of(stored)
+            cache().clear()
+            assert eventlog.state_of(stored) == cached

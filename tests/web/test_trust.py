@@ -11,7 +11,8 @@ import pytest
 import sqlite_utils
 from trusttools import Browser, db_bytes, fingerprint, get_rules, mutating_rules, strict_app, url
 
-from scorekeeper.web import capabilities, check_secret_key, create_app, storage
+from scorekeeper.web import capabilities, check_secret_key, create_app, eventlog
+from scorekeeper.web import db as database
 
 # Every POST route, classified: a new route fails test_every_mutating_route_is_classified.
 MATCH_SCOPED = {"matches.record", "matches.undo", "history.rematch"}
@@ -289,7 +290,7 @@ def test_two_screens_on_the_same_version_record_once(browser):
     )
     assert three.status_code == 412
     with browser.app.app_context():
-        assert storage.load_match(match_id).version == 2
+        assert eventlog.load_match(match_id).version == 2
 
 
 def test_a_double_tapped_undo_removes_exactly_one_event(browser):
@@ -300,8 +301,8 @@ def test_a_double_tapped_undo_removes_exactly_one_event(browser):
     assert browser.post(f"/m/{match_id}/undo", same).status_code == 303
     assert browser.post(f"/m/{match_id}/undo", {"version": "2", "key": "u2"}).status_code == 409
     with browser.app.app_context():
-        match = storage.load_match(match_id)
-        assert match.version == 3 and storage.state_of(match).speaker == 1
+        match = eventlog.load_match(match_id)
+        assert match.version == 3 and eventlog.state_of(match).speaker == 1
 
 
 # I2, I3: bad requests get a short HTML answer and change nothing.
@@ -374,7 +375,7 @@ def test_an_action_on_a_finished_match_is_409(browser):
     text = (Path(__file__).parents[1] / "matches" / "tie-break-to-ten.json").read_text()
     match_id = browser.post("/import", {"text": text}).headers["Location"].split("/")[2]
     with browser.app.app_context():
-        version = storage.load_match(match_id).version
+        version = eventlog.load_match(match_id).version
     response = browser.post(
         f"/m/{match_id}/record", {"version": str(version), "type": "pass", "player": "Bo"}
     )
@@ -472,7 +473,7 @@ def test_debug_is_off_and_a_generated_key_is_long(tmp_path, monkeypatch):
 
 def test_every_connection_has_the_durability_pragmas(app):
     with app.app_context():
-        db = storage.get_db()
+        db = database.get_db()
         read = {
             p: db.execute(f"PRAGMA {p}").fetchone()[0]
             for p in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")
@@ -527,7 +528,7 @@ def test_a_client_that_prefers_a_minimal_answer_gets_the_seq_alone(browser):
     again = browser.post(f"/m/{match_id}/record", fields, headers={"Prefer": "return=minimal"})
     assert again.status_code == 204 and again.headers["X-Event-Seq"] == "1"  # a retry: recorded once
     with browser.app.app_context():
-        assert storage.load_match(match_id).version == 2
+        assert eventlog.load_match(match_id).version == 2
     stale = browser.post(
         f"/m/{match_id}/record", {**fields, "key": "minimal-2"}, headers={"Prefer": "return=minimal"}
     )

@@ -16,7 +16,8 @@ from webtools import form_for
 
 from scorekeeper.match import replay
 from scorekeeper.rules import Rules
-from scorekeeper.web import create_app, storage
+from scorekeeper.web import create_app
+from scorekeeper.web import db as database
 
 CI = settings(derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 pytestmark = pytest.mark.slow  # 1-1.5 minutes each on this machine; CI runs them
@@ -104,7 +105,7 @@ def _malformed_posts(db: str, part: int, parts: int, examples: int) -> tuple[int
     def rows_touched() -> int:
         # Every write goes through this thread's connection; total_changes counts every row any
         # statement touched, rolled back or not, so an unchanged count means nothing was written.
-        conn = storage.open_connection(app.config["DATABASE"])
+        conn = database.open_connection(app.config["DATABASE"])
         return 0 if conn is None else conn.conn.total_changes
 
     @settings(CI, max_examples=examples)

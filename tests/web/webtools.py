@@ -8,7 +8,8 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from scorekeeper.matchfile import write_event
-from scorekeeper.web import storage
+from scorekeeper.web import db as database
+from scorekeeper.web import eventlog
 
 HX = {"HX-Request": "true"}
 
@@ -48,7 +49,7 @@ class Keeper:
     @property
     def match(self):
         with self.app.app_context():
-            return storage.load_match(self.match_id)
+            return eventlog.load_match(self.match_id)
 
     @property
     def version(self) -> int:
@@ -56,7 +57,7 @@ class Keeper:
 
     def rows(self) -> int:
         with self.app.app_context():
-            return storage.get_db().table("events").count_where("match_id = ?", [self.match_id])
+            return database.get_db().table("events").count_where("match_id = ?", [self.match_id])
 
     def post(self, path="record", htmx=True, version=None, **fields):
         data = {"version": str(self.version if version is None else version), **fields}

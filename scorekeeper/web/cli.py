@@ -1,0 +1,115 @@
+"""The ``scorekeeper`` command: the core's ``check``; the shell's serve, export, import and backup.
+
+Exit codes follow ``scorekeeper check``: 0 done, 1 an event breaks a rule,
+2 not a ``chicago-match/1`` document (or no such match or file). The
+database path reaches the app through ``create_app``, never the environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from collections.abc import Sequence
+
+from flask import Flask
+
+from scorekeeper import cli as core
+from scorekeeper.matchfile import FormatError, dumps
+from scorekeeper.refusals import RuleBroken
+from scorekeeper.web import create_app, eventlog
+from scorekeeper.web.imports import import_match
+
+
+def _app(db: str | None) -> Flask:
+    return create_app(database=os.path.abspath(db) if db else None)
+
+
+def export_match(match_id: str, db: str | None) -> int:
+    """Print a stored match as a ``chicago-match/1`` file."""
+    with _app(db).app_context():
+        match = eventlog.load_match(match_id)
+        if match is None:
+            print(f"no match {match_id!r} in this database", file=sys.stderr)
+            return 2
+        sys.stdout.write(dumps(match.file, id=match.id, created_at=match.created_at))
+    return 0
+
+
+def import_file(path: str, db: str | None) -> int:
+    """Store a match file as a new match, after replaying it; a refused file stores nothing."""
+    try:
+        with open(path, "rb") as file:
+            text = file.read()
+    except OSError as error:
+        print(f"{path}: {error.strerror}", file=sys.stderr)
+        return 2
+    with _app(db).app_context():
+        try:
+            match_id, _ = import_match(text)
+        except FormatError as error:
+            print(f"not a chicago-match/1 document: {error}", file=sys.stderr)
+            return 2
+        except RuleBroken as error:
+            print(error, file=sys.stderr)
+            return 1
+    print(match_id)
+    return 0
+
+
+def backup(target: str, db: str | None) -> int:
+    """Copy the whole database with SQLite's online backup (safe while the app is serving)."""
+    app = _app(db)
+    source = sqlite3.connect(app.config["DATABASE"])
+    destination = sqlite3.connect(target)
+    try:
+        with destination:
+            source.backup(destination)
+    finally:
+        destination.close()
+        source.close()
+    print(f"backed up {app.config['DATABASE']} to {target}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: the core's ``check`` and the shell's commands."""
+    parser, commands = core.build_parser()
+    server = commands.add_parser("serve", help="start the web app (SQLite file in the instance folder)")
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    server.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the instance folder)")
+    server.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default 1)")
+    server.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    server.add_argument("--access-log", help="write an access log to this file ('-' for the terminal)")
+    exporter = commands.add_parser("export", help="print a stored match as a chicago-match/1 file")
+    exporter.add_argument("match_id")
+    importer = commands.add_parser("import", help="store a chicago-match/1 file as a new match")
+    importer.add_argument("file")
+    backup = commands.add_parser("backup", help="copy the whole database (SQLite online backup)")
+    backup.add_argument("path")
+    for command in (exporter, importer, backup):
+        command.add_argument("--db", help="the SQLite file (default: the instance folder's)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = build_parser().parse_args(argv)
+    if args.command == "check":
+        return core.check(args.file, args.json)
+    if args.command == "serve":
+        from scorekeeper.web.server import serve
+
+        serve(_app(args.db), args.host, args.port, args.workers, args.threads, args.access_log)
+        return 0
+    if args.command == "export":
+        return export_match(args.match_id, args.db)
+    if args.command == "import":
+        return import_file(args.file, args.db)
+    return backup(args.path, args.db)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The connection to SQLite: its pragmas, one kept per thread, the start-up check, write transactions.
+
+One connection per thread, kept open across requests (closing the last
+connection to a WAL database checkpoints it, which cost more than the whole
+request); every write runs in ``BEGIN IMMEDIATE`` so that concurrent writers
+queue on the busy timeout instead of failing (TRUST.md R3).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Flask, abort, current_app, request
+from sqlite_utils import Database
+
+from scorekeeper.web import figures, migrations
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def connect(path: str) -> Database:
+    """Open the database with the pragmas every connection needs (TRUST.md R2)."""
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=wal")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return Database(conn)
+
+
+# Connections are per thread by nature (a sqlite3 connection is not shared between
+# threads mid-transaction); this is the one piece of thread-local state the shell keeps.
+_local = threading.local()
+_CONNECTIONS_PER_THREAD = 4
+
+
+def get_db() -> Database:
+    """This thread's connection to the app's database, opened on first use."""
+    path = current_app.config["DATABASE"]
+    connections: OrderedDict[str, Database] = _local.__dict__.setdefault("connections", OrderedDict())
+    db = connections.get(path)
+    if db is None:
+        db = connections[path] = connect(path)
+        while len(connections) > _CONNECTIONS_PER_THREAD:
+            connections.popitem(last=False)[1].close()
+    return db
+
+
+def open_connection(path: str) -> Database | None:
+    """This thread's connection to ``path`` if one is open (for checks; opens nothing)."""
+    connections: dict[str, Database] = _local.__dict__.get("connections", {})
+    return connections.get(path)
+
+
+def end_request(_: BaseException | None = None) -> None:
+    """No request leaves a transaction open (TRUST.md R4): roll back whatever an error left."""
+    db = open_connection(current_app.config["DATABASE"])
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
+
+
+def init_app(app: Flask) -> None:
+    """Migrate and check the database at start (TRUST.md R5); after each request, no open transaction."""
+    db = connect(app.config["DATABASE"])
+    try:
+        migrations.apply(db)
+        figures.fill_in(db)
+        verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        verdict = str(error)
+    finally:
+        db.close()
+    app.config["READ_ONLY"] = verdict != "ok"
+    if app.config["READ_ONLY"]:
+        app.logger.error("the database failed its check (%s): refusing every write", verdict)
+    app.before_request(_refuse_writes_if_unsound)
+    app.teardown_appcontext(end_request)
+
+
+def _refuse_writes_if_unsound() -> None:
+    if current_app.config["READ_ONLY"] and request.method not in ("GET", "HEAD", "OPTIONS"):
+        abort(503)
+
+
+@contextmanager
+def immediate(db: Database) -> Iterator[Database]:
+    """A write transaction that takes the write lock at once (``BEGIN IMMEDIATE``)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    db.execute("COMMIT")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def row_dict(cursor: Any) -> dict[str, Any] | None:
+    """The cursor's next row as a dict of column name to value, or None."""
+    found = cursor.fetchone()
+    if found is None:
+        return None
+    return dict(zip([d[0] for d in cursor.description], found, strict=True))
