@@ -70,7 +70,8 @@ def init_app(app: Flask) -> None:
     db = connect(app.config["DATABASE"])
     try:
         migrations.apply(db)
-        figures.fill_in(db)
+        with immediate(db):
+            figures.fill_in(db)
         verdict = db.execute("PRAGMA quick_check").fetchone()[0]
     except sqlite3.DatabaseError as error:
         verdict = str(error)

@@ -104,7 +104,7 @@ class Appended:
 
 # A match at a given version never changes: the parsed match and its state are kept per
 # (id, version). Sizes are estimates from measurement (tests/web/test_cache.py checks them).
-MATCH_BYTES, STATE_BYTES, EVENT_BYTES = 2_000, 4_000, 1_200
+MATCH_BYTES, STATE_BYTES, EVENT_BYTES = 4_000, 4_000, 400
 
 
 def _size(match: StoredMatch) -> int:

@@ -76,18 +76,13 @@ def write(db: Database, match_id: str, rows: Rows, chart: str) -> None:
 
 
 def fill_in(db: Database) -> None:
-    """Work out the figures of every match that has none (its chart is NULL), in one transaction."""
+    """Work out the figures of every match that has none (its chart is NULL), in the caller's transaction."""
     missing = [row[0] for row in db.execute("SELECT id FROM matches WHERE chart IS NULL").fetchall()]
-    if not missing:
-        return
-    with db.atomic():
-        for match_id in missing:
-            players, rules = db.execute(
-                "SELECT players, rules FROM matches WHERE id = ?", [match_id]
-            ).fetchone()
-            stored = db.execute(
-                "SELECT type, payload FROM events WHERE match_id = ? ORDER BY seq", [match_id]
-            ).fetchall()
-            events = tuple(read_event({"type": kind, **json.loads(payload)}) for kind, payload in stored)
-            file = MatchFile(tuple(json.loads(players)), Rules.from_dict(json.loads(rules)), events)
-            write(db, match_id, *work_out(match_id, file.replay(), events))
+    for match_id in missing:
+        players, rules = db.execute("SELECT players, rules FROM matches WHERE id = ?", [match_id]).fetchone()
+        stored = db.execute(
+            "SELECT type, payload FROM events WHERE match_id = ? ORDER BY seq", [match_id]
+        ).fetchall()
+        events = tuple(read_event({"type": kind, **json.loads(payload)}) for kind, payload in stored)
+        file = MatchFile(tuple(json.loads(players)), Rules.from_dict(json.loads(rules)), events)
+        write(db, match_id, *work_out(match_id, file.replay(), events))

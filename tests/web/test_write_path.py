@@ -1,0 +1,163 @@
+"""The one way in for every write (STYLE.md section 8): steps of several events, roles, caches, migrations."""
+
+from __future__ import annotations
+
+import ast
+import sqlite3
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from webtools import MATCHES, recorded
+
+from scorekeeper.events import Declare, Pass
+from scorekeeper.hands import Category
+from scorekeeper.match import replay
+from scorekeeper.matchfile import load
+from scorekeeper.refusals import RuleBroken
+from scorekeeper.web import db as database
+from scorekeeper.web import eventlog, migrations
+from scorekeeper.web.cache import Cache, cache
+
+SHOWDOWN = (Pass("Bo"), Declare("Cia", Category.FLUSH), Pass("Anna"))
+
+
+def rows(app, match_id: str) -> list[tuple]:
+    with app.app_context():
+        return (
+            database.get_db()
+            .execute("SELECT seq, type, step FROM events WHERE match_id = ? ORDER BY seq", [match_id])
+            .fetchall()
+        )
+
+
+def test_a_step_of_several_events_is_stored_at_once_and_advances_the_version_by_its_length(app, keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    with app.test_request_context():
+        appended = eventlog.append_events(keeper.match_id, 1, SHOWDOWN, key="k1")
+        match = eventlog.load_match(keeper.match_id)
+    assert appended.seq == 1 and match.version == 4
+    assert rows(app, keeper.match_id)[1:] == [(1, "pass", 1), (2, "declare", 1), (3, "pass", 1)]
+    assert match.events[1:] == SHOWDOWN
+    assert appended.state.totals == {"Anna": 0, "Bo": 0, "Cia": 5}
+
+
+def test_one_undo_takes_a_whole_step_back_and_equals_never_having_recorded_it(app, keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    with app.test_request_context():
+        eventlog.append_events(keeper.match_id, 1, SHOWDOWN)
+    response = keeper.post("undo")
+    assert response.status_code == 200 and response.headers["X-Event-Seq"] == "4"
+    assert [kind for _, kind, _ in rows(app, keeper.match_id)[4:]] == ["undo"] * 3
+    match = keeper.match
+    assert match.version == 7
+    with app.app_context():
+        state = eventlog.state_of(match)
+    assert state == replay(match.players, match.rules, match.events[:1])
+    assert keeper.post("undo").status_code == 200  # the next undo takes back the dealer alone
+    assert keeper.match.version == 8
+
+
+def test_a_step_whose_last_event_breaks_a_rule_stores_none_of_its_events(app, keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    with app.test_request_context(), pytest.raises(RuleBroken):
+        eventlog.append_events(keeper.match_id, 1, (Pass("Bo"), Pass("Cia"), Declare("Bo", Category.PAIR)))
+    assert len(rows(app, keeper.match_id)) == 1 and keeper.version == 1
+
+
+def test_a_step_retried_with_its_key_records_once_and_answers_with_the_first_seq(app, keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    with app.test_request_context():
+        first = eventlog.append_events(keeper.match_id, 1, SHOWDOWN, key="same")
+        again = eventlog.append_events(keeper.match_id, 1, SHOWDOWN, key="same")
+        with pytest.raises(eventlog.KeyReused):
+            eventlog.append_events(keeper.match_id, 1, SHOWDOWN[:1], key="same")
+    assert (first.seq, again.seq, again.replayed) == (1, 1, True)
+    assert keeper.version == 4
+
+
+def test_a_new_match_with_its_dealer_is_one_write(app, client):
+    with app.test_request_context():
+        match_id, _ = eventlog.create_match(
+            ("Anna", "Bo"), load(recorded("two-players-to-royal-flush")).rules
+        )
+        assert eventlog.load_match(match_id).version == 0
+    response = client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "1", "start": "1"})
+    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert rows(app, new_id) == [(0, "dealer", 0)]
+
+
+def test_an_imported_file_is_one_write_and_each_of_its_events_is_a_step_of_its_own(app, client):
+    document = recorded("two-players-to-royal-flush")
+    text = (MATCHES / "two-players-to-royal-flush.json").read_text()
+    response = client.post("/import", data={"text": text})
+    match_id = response.headers["Location"].split("/")[2]
+    stored = rows(app, match_id)
+    assert len(stored) == len(document["events"])
+    assert all(seq == step for seq, _, step in stored)
+
+
+def test_the_role_is_read_per_request_not_from_the_kept_match(app, keeper):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    assert keeper.page().find(id="turn") is not None  # the match is now kept in the cache
+    with app.app_context():
+        db = database.get_db()
+        with database.immediate(db):  # another phone took the role over (a new secret)
+            db.execute("UPDATE matches SET keeper_hash = 'another' WHERE id = ?", [keeper.match_id])
+    response = keeper.post(type="pass", player="Bo")
+    assert response.status_code == 403 and keeper.rows() == 1
+    assert keeper.client.get(f"/m/{keeper.match_id}/handover").status_code == 404
+
+
+def test_the_cache_keeps_within_its_budget_in_bytes_and_counts_hits_and_misses():
+    kept = Cache(budget=1_000)
+    kept.put("board", 1, "a", 400)
+    kept.put("board", 2, "b", 400)
+    assert kept.get("board", 1) == "a"  # 1 is now the most recently used
+    kept.put("state", 3, "c", 400)
+    assert (kept.get("board", 2), kept.get("board", 1), kept.get("state", 3)) == (None, "a", "c")
+    assert kept.bytes == 800 and len(kept) == 2
+    assert kept.hits == {"board": 2, "state": 1} and kept.misses == {"board": 1}
+    kept.put("board", 4, "too big", 1_001)
+    assert kept.get("board", 4) is None
+
+
+def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper):
+    document = recorded("two-players-to-royal-flush")
+    with app.test_request_context():
+        file = load(document)
+        match_id, _ = eventlog.create_match(file.players, file.rules)
+        eventlog.append_events(match_id, 0, file.events)
+        cache().clear()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        match = eventlog.load_match(match_id)
+        eventlog.state_of(match)
+        used = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        assert 0 < used <= cache().bytes, (used, cache().bytes)
+        assert cache().bytes < 4 * used  # an estimate, not a wild overstatement
+
+
+def test_migrations_are_frozen_history_that_calls_no_code_of_today(tmp_path):
+    tree = ast.parse(Path(migrations.__file__).read_text())
+    imported = {
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert imported <= {"__future__", "sqlite_utils", "sqlite_utils.migrations"}
+    db = database.connect(str(tmp_path / "m.sqlite"))
+    migrations.apply(db)
+    assert "watch_id" not in db.table("matches").columns_dict
+    assert "step" in db.table("events").columns_dict
+    migrations.apply(db)  # idempotent
+    with pytest.raises(sqlite3.OperationalError):
+        db.execute("SELECT watch_id FROM matches")
+
+
+def test_undo_on_a_match_with_nothing_to_undo_is_refused_by_the_engine(app, keeper):
+    keeper.new("Anna", "Bo")
+    response = keeper.post("undo")
+    assert response.status_code == 422 and keeper.rows() == 0
