@@ -1,55 +1,28 @@
-"""The event log: reading a match, and the one way in for every write.
+"""The event log, read: a match as stored, its state, and the matches behind secrets.
 
-Every change to a match (a tap, several events from one tap, an undo, a new
-match with its first events, an import) goes through ``append_events``:
-``decide`` is pure (the engine folds the events on the match at the version
-the screen showed, or refuses) and runs before the write lock is taken, so
-other writers never wait on Python; ``_write`` stores the events, the
-idempotency key, the version and the figures in one ``BEGIN IMMEDIATE``
-transaction. Events stored by one call share a ``step`` (the seq of its
-first event), and one undo takes a whole step back. ``version`` is the
-number of events, which the step-through pages and the ETag rely on.
+A match at a given version never changes, so the parsed match and its state
+are kept in the app's cache per (id, version). ``version`` is the number of
+events, which the step-through pages and the ETag rely on. Writing is
+``writes.py``'s alone.
 """
 
 from __future__ import annotations
 
 import json
-import secrets
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask import abort
 from sqlite_utils import Database
 
-from scorekeeper.events import Event, Undo
-from scorekeeper.match import apply, in_effect, replay
-from scorekeeper.matchfile import MatchFile, read_event, write_event
-from scorekeeper.refusals import RuleBroken
+from scorekeeper.events import Event
+from scorekeeper.match import in_effect, replay
+from scorekeeper.matchfile import MatchFile, read_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
-from scorekeeper.web import capabilities, figures, people
+from scorekeeper.web import capabilities
 from scorekeeper.web.cache import cache
-from scorekeeper.web.db import get_db, immediate, now, row_dict
-
-
-class StaleVersion(Exception):
-    """The screen the action was made on is not the latest: nothing was recorded."""
-
-    def __init__(self, current: int) -> None:
-        super().__init__(f"the match is at version {current}")
-        self.current = current
-
-
-class MatchFinished(Exception):
-    """An action on a match that is over (only undo re-opens it): TRUST.md I3's 409."""
-
-    def __init__(self, winner: str | None) -> None:
-        super().__init__(f"The match is over: {winner} won.")
-        self.winner = winner
-
-
-class KeyReused(Exception):
-    """An idempotency key already used for a different action (TRUST.md W3)."""
+from scorekeeper.web.db import get_db, row_dict
 
 
 @dataclass(frozen=True)
@@ -93,22 +66,18 @@ class StoredMatch:
         return sum(1 for index in kept if self.steps[index] == step)
 
 
-@dataclass(frozen=True)
-class Appended:
-    """What an append did: the first event's ``seq``, and whether the key had recorded it before."""
-
-    seq: int
-    state: MatchState
-    replayed: bool = False
-
-
 # A match at a given version never changes: the parsed match and its state are kept per
 # (id, version). Sizes are estimates from measurement (tests/web/test_cache.py checks them).
 MATCH_BYTES, STATE_BYTES, EVENT_BYTES = 4_000, 4_000, 400
 
 
-def _size(match: StoredMatch) -> int:
+def match_size(match: StoredMatch) -> int:
     return MATCH_BYTES + EVENT_BYTES * len(match.events)
+
+
+def state_size(match: StoredMatch) -> int:
+    """What the state of ``match`` costs to keep."""
+    return STATE_BYTES + EVENT_BYTES * len(match.events)
 
 
 def _find(db: Database, column: str, value: str) -> dict[str, Any] | None:
@@ -123,7 +92,7 @@ def load_match(match_id: str, *, watch: str | None = None) -> StoredMatch | None
     return (
         None
         if row is None
-        else cache().kept("match", (row["id"], row["version"]), lambda: _read(db, row), _size)
+        else cache().kept("match", (row["id"], row["version"]), lambda: _read(db, row), match_size)
     )
 
 
@@ -144,7 +113,7 @@ def state_of(match: StoredMatch) -> MatchState:
         "state",
         (match.id, match.version),
         lambda: replay(match.players, match.rules, match.events),
-        lambda _: STATE_BYTES + EVENT_BYTES * len(match.events),
+        lambda _: state_size(match),
     )
 
 
@@ -162,186 +131,9 @@ def match_by_keeper(token: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-@dataclass(frozen=True)
-class Step:
-    """The engine's verdict on one tap's events at one version: what the transaction will store."""
-
-    before: StoredMatch
-    after: StoredMatch
-    state: MatchState
-    payloads: tuple[str, ...]
-    figures: figures.Rows
-    chart: str
-
-
-def decide(
-    match: StoredMatch,
-    events: Sequence[Event],
-    state: MatchState | None = None,
-    stamp: str | None = None,
-    one_step: bool = True,
-) -> Step:
-    """Fold ``events`` onto ``match`` (pure: nothing is written); raise the engine's refusal.
-
-    ``state`` may be given when the caller has already replayed the whole result (a new
-    match). With ``one_step`` false each event is a step of its own (an imported file's
-    events were taps of their own).
-    """
-    done = match.events
-    if state is None:
-        state = state_of(match)
-        for event in events:
-            state = _folded(match, done, state, event)
-            done = (*done, event)
-    stamp = stamp or now()
-    count = len(events)
-    after = StoredMatch(
-        match.id,
-        MatchFile(match.players, match.rules, (*match.events, *events)),
-        match.version + count,
-        match.created_at,
-        stamp,
-        (*match.recorded_at, *(stamp,) * count),
-        (*match.steps, *(match.version if one_step else match.version + i for i in range(count))),
-    )
-    payloads = tuple(json.dumps(_fields(event), ensure_ascii=False) for event in events)
-    return Step(match, after, state, payloads, *figures.work_out(match.id, state, after.events))
-
-
-def _folded(match: StoredMatch, done: tuple[Event, ...], state: MatchState, event: Event) -> MatchState:
-    if not isinstance(event, Undo):
-        if state.is_finished:
-            raise MatchFinished(state.winner_name)
-        return apply(state, event)
-    # The match as it was just before the cancelled event (what replay() steps back to).
-    kept = in_effect(done)
-    known = cache().get("state", (match.id, kept[-1])) if kept and len(done) == match.version else None
-    return known or replay(match.players, match.rules, (*done, event))
-
-
-def _fields(event: Event) -> dict[str, Any]:
-    payload = write_event(event)
-    del payload["type"]
-    return payload
-
-
-def _fingerprint(events: Sequence[Event]) -> str:
-    """What a key recorded: a retry with the same key must carry the same events (TRUST.md W3)."""
-    written: Any = [write_event(e) for e in events]
-    return capabilities.digest(json.dumps(written[0] if len(written) == 1 else written, sort_keys=True))
-
-
-def append_events(match_id: str, version: int, events: Sequence[Event], key: str | None = None) -> Appended:
-    """Check ``events`` against the match at ``version`` and store them all in one write transaction.
-
-    Raises ``StaleVersion`` if the match has moved on since ``version``, ``KeyReused``
-    if ``key`` recorded a different action, ``MatchFinished`` or ``RuleBroken`` if the
-    engine refuses; in each case nothing is stored. A ``key`` that recorded these same
-    events before records nothing again and answers with the original ``seq``
-    (a double tap, or a retry after a lost response).
-    """
-    seen = load_match(match_id)
-    if seen is None:
-        raise LookupError(match_id)
-    step: Step | BaseException | None = None
-    if seen.version == version:
-        try:
-            step = decide(seen, events)
-        except (RuleBroken, MatchFinished) as refused:
-            step = refused
-    return _write(get_db(), match_id, version, events, step, key)
-
-
-def _write(
-    db: Database, match_id: str, version: int, events: Sequence[Event], step: Any, key: str | None
-) -> Appended:
-    fingerprint = _fingerprint(events)
-    with immediate(db):
-        match = load_match(match_id)
-        if match is None:
-            raise LookupError(match_id)
-        if key is not None:
-            found = db.execute(
-                "SELECT seq, digest FROM actions WHERE match_id = ? AND key = ?", [match_id, key]
-            ).fetchone()
-            if found is not None:
-                if found[1] != fingerprint:
-                    raise KeyReused(key)
-                return Appended(found[0], state_of(match), replayed=True)
-        if version != match.version:
-            raise StaleVersion(match.version)
-        if step is None or (isinstance(step, Step) and step.before is not match):  # another writer got in
-            step = decide(match, events)
-        if isinstance(step, BaseException):
-            raise step
-        _store(db, step, key, fingerprint)
-    _keep(step)
-    return Appended(version, step.state)
-
-
-def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
-    """The rows of one step (inside the caller's transaction)."""
-    match, after, first = step.before, step.after, step.before.version
-    db.conn.executemany(
-        "INSERT INTO events (match_id, seq, type, payload, recorded_at, step) VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (match.id, first + i, event.type, payload, after.updated_at, after.steps[first + i])
-            for i, (event, payload) in enumerate(zip(after.events[first:], step.payloads, strict=True))
-        ],
-    )
-    if key is not None:
-        db.execute(
-            "INSERT INTO actions (match_id, key, seq, digest) VALUES (?, ?, ?, ?)",
-            [match.id, key, first, fingerprint],
-        )
-    state = step.state
-    db.execute(
-        "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ? WHERE id = ?",
-        [
-            after.version,
-            after.updated_at,
-            "finished" if state.is_finished else "in_progress",
-            state.winner_name,
-            state.round,
-            match.id,
-        ],
-    )
-    figures.write(db, match.id, step.figures, step.chart)
-
-
-def _keep(step: Step) -> None:
-    after = step.after
-    cache().put("match", (after.id, after.version), after, _size(after))
-    cache().put("state", (after.id, after.version), step.state, STATE_BYTES + EVENT_BYTES * len(after.events))
-
-
-def create_match(players: tuple[str, ...], rules: Rules, events: Sequence[Event] = ()) -> tuple[str, str]:
-    """Store a new match with its first events (a dealer, or a whole imported file); return id and secret.
-
-    The engine decides first, outside the write lock; the match row, its people and its
-    events are then written in one transaction, or nothing is.
-    """
-    stamp = now()
-    empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, stamp, stamp, ())
-    # One fold of the whole file: a refusal names the event's index, as ``scorekeeper check`` does.
-    step = decide(empty, events, replay(players, rules, events), stamp, one_step=False)
-    keeper = capabilities.new_secret()
-    db = get_db()
-    with immediate(db):
-        db.execute(
-            "INSERT INTO matches (id, keeper_hash, watch_hash, players, rules, created_at, updated_at,"
-            " version, status, round) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'in_progress', 0)",
-            [
-                empty.id,
-                capabilities.digest(keeper),
-                capabilities.digest(capabilities.watch_token(empty.id)),
-                json.dumps(list(players)),
-                json.dumps(rules.to_dict()),
-                stamp,
-                stamp,
-            ],
-        )
-        people.note_players(db, players, stamp)
-        _store(db, step, None, "")
-    _keep(step)
-    return empty.id, keeper
+def match_or_404(match_id: str) -> StoredMatch:
+    """The match, or the 404 page."""
+    match = load_match(match_id)
+    if match is None:
+        abort(404)
+    return match

@@ -21,10 +21,10 @@ from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.summary import score_sheet, totals_by_round
-from scorekeeper.web import capabilities, eventlog, people, stats
+from scorekeeper.web import capabilities, eventlog, people, stats, writes
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
-from scorekeeper.web.eventlog import StoredMatch
+from scorekeeper.web.eventlog import match_or_404
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.imports import import_match
@@ -36,17 +36,10 @@ IMPORT_LIMIT = 2 * 1024 * 1024  # a long match file; other posts stay under MAX_
 HAND_SLOTS = 4
 
 
-def _match(match_id: str) -> StoredMatch:
-    match = eventlog.load_match(match_id)
-    if match is None:
-        abort(404)
-    return match
-
-
 @bp.get("/m/<match_id>/history")
 def match_page(match_id: str) -> str:
     """The whole match: score sheet by round and phase, chart, and every event with its time."""
-    match = _match(match_id)
+    match = match_or_404(match_id)
     state = eventlog.state_of(match)
     log = full_log(match)
     return render_template(
@@ -63,7 +56,7 @@ def match_page(match_id: str) -> str:
 @bp.get("/m/<match_id>/at/<int(max=999999):step>")
 def at(match_id: str, step: int) -> str:
     """The table exactly as it was after the first ``step`` events."""
-    match = _match(match_id)
+    match = match_or_404(match_id)
     if not 0 <= step <= match.version:
         abort(404)
     earlier = match.at(step)
@@ -72,7 +65,7 @@ def at(match_id: str, step: int) -> str:
 
 
 def _forbidden(match_id: str) -> None:
-    _match(match_id)  # an unknown match is not found; a known one is not theirs
+    match_or_404(match_id)  # an unknown match is not found; a known one is not theirs
     abort(403)
 
 
@@ -80,8 +73,8 @@ def _forbidden(match_id: str) -> None:
 @keeper_required(_forbidden)  # the scorekeeper starts the rematch; the others follow the new live link
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""
-    match = _match(match_id)
-    new_id, keeper = eventlog.create_match(match.players, match.rules)
+    match = match_or_404(match_id)
+    new_id, keeper = writes.create_match(match.players, match.rules)
     capabilities.remember_keeper(new_id, keeper)
     return redirect(url_for("matches.show", match_id=new_id), 303)
 
@@ -89,7 +82,7 @@ def rematch(match_id: str) -> BaseResponse:
 @bp.get("/m/<match_id>/export.csv")
 def export_csv(match_id: str) -> Response:
     """The score sheet as CSV: one line per change of a total, then the totals after each round."""
-    match = _match(match_id)
+    match = match_or_404(match_id)
     state = eventlog.state_of(match)
     out = io.StringIO()
     writer = csv.writer(out)

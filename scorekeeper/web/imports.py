@@ -8,7 +8,7 @@ nothing.
 from __future__ import annotations
 
 from scorekeeper.matchfile import loads
-from scorekeeper.web.eventlog import create_match
+from scorekeeper.web.writes import create_match
 
 
 def import_match(text: str | bytes) -> tuple[str, str]:

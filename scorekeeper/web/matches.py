@@ -2,7 +2,7 @@
 
 Every route that records does four things in order: parse the form into
 events, let the engine decide on them against the whole match and store them
-(``eventlog.append_events``, the one way in for every write), refuse with the
+(``writes.append_events``, the one way in for every write), refuse with the
 engine's words and status 422 (nothing stored), or answer (fragment for htmx,
 303 to the page otherwise). Only a browser holding the match's scorekeeper
 secret may record (``@keeper_required``, read per request); the live view and
@@ -22,11 +22,11 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.events import Dealer, Event, Undo
 from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.refusals import RuleBroken
-from scorekeeper.web import capabilities, eventlog, stats
+from scorekeeper.web import capabilities, eventlog, stats, writes
 from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
-from scorekeeper.web.eventlog import StoredMatch
+from scorekeeper.web.eventlog import StoredMatch, match_or_404
 from scorekeeper.web.forms import event_from_form, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text
@@ -43,13 +43,6 @@ STALE = N_(
     "The table moved on since this screen (another tap or phone): nothing was recorded. This is the latest."
 )
 NOT_KEEPER = N_("Only the scorekeeper's phone records. Ask the scorekeeper for the hand-over link.")
-
-
-def _match_or_404(match_id: str) -> StoredMatch:
-    match = eventlog.load_match(match_id)
-    if match is None:
-        abort(404)
-    return match
 
 
 @bp.get("/")
@@ -78,7 +71,7 @@ def new() -> BaseResponse:
         players, rules, dealer = read_new_match(request.form)
     except FormatError as error:
         return render("matches/new.html", "matches/new.html", status=422, refusal=error_text(error), **form)
-    match_id, keeper = eventlog.create_match(players, rules, () if dealer is None else (Dealer(dealer),))
+    match_id, keeper = writes.create_match(players, rules, () if dealer is None else (Dealer(dealer),))
     capabilities.remember_keeper(match_id, keeper)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
@@ -94,16 +87,16 @@ def _table(match: StoredMatch, status: int = 200, **extra: Any) -> Response:
 @bp.get("/m/<match_id>")
 def show(match_id: str) -> Response:
     """The scorekeeper's table; everybody else sees it read-only."""
-    return _table(_match_or_404(match_id))
+    return _table(match_or_404(match_id))
 
 
 def _not_keeper(match_id: str) -> Response:
-    return _table(_match_or_404(match_id), 403, refusal=_(NOT_KEEPER))
+    return _table(match_or_404(match_id), 403, refusal=_(NOT_KEEPER))
 
 
 def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) -> BaseResponse:
     """The shared path of record and undo: versions, key, engine, answer (the role is checked already)."""
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     if request.mimetype != "application/x-www-form-urlencoded":
         abort(415)  # every action is a plain form post (TRUST.md I3)
     if_match = request.headers.get("If-Match")
@@ -113,27 +106,25 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
         return _table(match, 400, refusal=_("This form is out of date: reload the page."))
     key = request.form.get("key") or None
     try:
-        appended = eventlog.append_events(match_id, version, events_of(match), key)
+        appended = writes.append_events(match_id, version, events_of(match), key)
     except RuleBroken as error:  # the engine's words, and a link to the rule it enforces
-        return _table(_match_or_404(match_id), 422, refusal=refusal_text(error), refusal_rule=error.section)
+        return _table(match_or_404(match_id), 422, refusal=refusal_text(error), refusal_rule=error.section)
     except FormatError as error:
-        return _table(_match_or_404(match_id), 422, refusal=error_text(error))
-    except eventlog.KeyReused:
+        return _table(match_or_404(match_id), 422, refusal=error_text(error))
+    except writes.KeyReused:
+        return _table(match_or_404(match_id), 422, refusal=_("This tap was already used for another action."))
+    except writes.StaleVersion:
+        return _table(match_or_404(match_id), 412 if if_match is not None else 409, refusal=_(STALE))
+    except writes.MatchFinished as finished:
         return _table(
-            _match_or_404(match_id), 422, refusal=_("This tap was already used for another action.")
-        )
-    except eventlog.StaleVersion:
-        return _table(_match_or_404(match_id), 412 if if_match is not None else 409, refusal=_(STALE))
-    except eventlog.MatchFinished as finished:
-        return _table(
-            _match_or_404(match_id), 409, refusal=_("The match is over: %(name)s won.", name=finished.winner)
+            match_or_404(match_id), 409, refusal=_("The match is over: %(name)s won.", name=finished.winner)
         )
     response: BaseResponse
     if "return=minimal" in request.headers.get("Prefer", ""):  # RFC 7240: the acknowledgement only
         response = Response(status=204)
         response.headers["Preference-Applied"] = "return=minimal"
     elif wants_partial():
-        response = _table(_match_or_404(match_id))
+        response = _table(match_or_404(match_id))
     else:
         response = redirect(url_for("matches.show", match_id=match_id), 303)
     response.headers["X-Event-Seq"] = str(appended.seq)
@@ -158,7 +149,7 @@ def undo(match_id: str) -> BaseResponse:
 @keeper_required(404)
 def handover(match_id: str) -> str:
     """The scorekeeper's page of links: hand the role to another phone, or share the live view."""
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     token = capabilities.held_token(match.id)
     claim = url_for("matches.claim", t=token, _external=True)
     watch = url_for("matches.watch", t=capabilities.watch_token(match.id), _external=True)
@@ -180,7 +171,7 @@ def claim() -> BaseResponse:
 @bp.get("/m/<match_id>/export")
 def export(match_id: str) -> Response:
     """Download the match as a ``chicago-match/1`` file."""
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     from scorekeeper import __version__
 
     text = dumps(match.file, id=match.id, created_at=match.created_at, app_version=__version__)

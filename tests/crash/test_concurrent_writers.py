@@ -19,16 +19,16 @@ def _writer(db: str, seed: int, out) -> None:
     from simulate import random_events
 
     from scorekeeper.rules import Rules
-    from scorekeeper.web import create_app, eventlog
+    from scorekeeper.web import create_app, writes
 
     app = create_app({"DATABASE": db, "SECRET_KEY": "r3-test-secret-key-" * 3, "WTF_CSRF_ENABLED": False})
     events, _ = random_events(("Anna", "Bo"), Rules(target=2000), random.Random(seed).choice, 300, undo=False)
     locked = 0
     with app.test_request_context():
-        match_id, _ = eventlog.create_match(("Anna", "Bo"), Rules(target=2000))
+        match_id, _ = writes.create_match(("Anna", "Bo"), Rules(target=2000))
         for version, event in enumerate(events):  # each append reads the match, then writes
             try:
-                eventlog.append_events(match_id, version, (event,))
+                writes.append_events(match_id, version, (event,))
             except sqlite3.OperationalError as error:
                 locked += "locked" in str(error)
                 raise

@@ -16,7 +16,7 @@ from scorekeeper.match import replay
 from scorekeeper.matchfile import load
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.web import db as database
-from scorekeeper.web import eventlog, migrations
+from scorekeeper.web import eventlog, migrations, writes
 from scorekeeper.web.cache import Cache, cache
 
 SHOWDOWN = (Pass("Bo"), Declare("Cia", Category.FLUSH), Pass("Anna"))
@@ -34,7 +34,7 @@ def rows(app, match_id: str) -> list[tuple]:
 def test_a_step_of_several_events_is_stored_at_once_and_advances_the_version_by_its_length(app, keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     with app.test_request_context():
-        appended = eventlog.append_events(keeper.match_id, 1, SHOWDOWN, key="k1")
+        appended = writes.append_events(keeper.match_id, 1, SHOWDOWN, key="k1")
         match = eventlog.load_match(keeper.match_id)
     assert appended.seq == 1 and match.version == 4
     assert rows(app, keeper.match_id)[1:] == [(1, "pass", 1), (2, "declare", 1), (3, "pass", 1)]
@@ -45,7 +45,7 @@ def test_a_step_of_several_events_is_stored_at_once_and_advances_the_version_by_
 def test_one_undo_takes_a_whole_step_back_and_equals_never_having_recorded_it(app, keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     with app.test_request_context():
-        eventlog.append_events(keeper.match_id, 1, SHOWDOWN)
+        writes.append_events(keeper.match_id, 1, SHOWDOWN)
     response = keeper.post("undo")
     assert response.status_code == 200 and response.headers["X-Event-Seq"] == "4"
     assert [kind for _, kind, _ in rows(app, keeper.match_id)[4:]] == ["undo"] * 3
@@ -61,26 +61,24 @@ def test_one_undo_takes_a_whole_step_back_and_equals_never_having_recorded_it(ap
 def test_a_step_whose_last_event_breaks_a_rule_stores_none_of_its_events(app, keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     with app.test_request_context(), pytest.raises(RuleBroken):
-        eventlog.append_events(keeper.match_id, 1, (Pass("Bo"), Pass("Cia"), Declare("Bo", Category.PAIR)))
+        writes.append_events(keeper.match_id, 1, (Pass("Bo"), Pass("Cia"), Declare("Bo", Category.PAIR)))
     assert len(rows(app, keeper.match_id)) == 1 and keeper.version == 1
 
 
 def test_a_step_retried_with_its_key_records_once_and_answers_with_the_first_seq(app, keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     with app.test_request_context():
-        first = eventlog.append_events(keeper.match_id, 1, SHOWDOWN, key="same")
-        again = eventlog.append_events(keeper.match_id, 1, SHOWDOWN, key="same")
-        with pytest.raises(eventlog.KeyReused):
-            eventlog.append_events(keeper.match_id, 1, SHOWDOWN[:1], key="same")
+        first = writes.append_events(keeper.match_id, 1, SHOWDOWN, key="same")
+        again = writes.append_events(keeper.match_id, 1, SHOWDOWN, key="same")
+        with pytest.raises(writes.KeyReused):
+            writes.append_events(keeper.match_id, 1, SHOWDOWN[:1], key="same")
     assert (first.seq, again.seq, again.replayed) == (1, 1, True)
     assert keeper.version == 4
 
 
 def test_a_new_match_with_its_dealer_is_one_write(app, client):
     with app.test_request_context():
-        match_id, _ = eventlog.create_match(
-            ("Anna", "Bo"), load(recorded("two-players-to-royal-flush")).rules
-        )
+        match_id, _ = writes.create_match(("Anna", "Bo"), load(recorded("two-players-to-royal-flush")).rules)
         assert eventlog.load_match(match_id).version == 0
     response = client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "1", "start": "1"})
     new_id = response.headers["Location"].rsplit("/", 1)[1]
@@ -126,8 +124,8 @@ def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper):
     document = recorded("two-players-to-royal-flush")
     with app.test_request_context():
         file = load(document)
-        match_id, _ = eventlog.create_match(file.players, file.rules)
-        eventlog.append_events(match_id, 0, file.events)
+        match_id, _ = writes.create_match(file.players, file.rules)
+        writes.append_events(match_id, 0, file.events)
         cache().clear()
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
