@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -35,6 +36,10 @@ def test_a_plain_install_from_a_wheel_checks_a_match(tmp_path):
     venv.create(env_dir, with_pip=True)
     pip = env_dir / "bin" / "pip"
     subprocess.run([str(pip), "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True)
+    # The command is the web shell's (it adds serve, export, import, backup to the core's check), so
+    # it needs the dependencies: lend it this environment's, behind the wheel's own package.
+    (site,) = (env_dir / "lib").glob("python3*/site-packages")
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     match = ROOT / "tests" / "matches" / "two-players-to-royal-flush.json"
     result = subprocess.run(
         [str(env_dir / "bin" / "scorekeeper"), "check", str(match), "--json"],
@@ -45,3 +50,11 @@ def test_a_plain_install_from_a_wheel_checks_a_match(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["winner"] == "Bo"
+    origin = subprocess.run(
+        [str(env_dir / "bin" / "python"), "-c", "import scorekeeper.web; print(scorekeeper.web.TEMPLATES)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    assert origin.stdout.strip().startswith(str(site)), origin.stdout  # the wheel's copy, not the checkout
