@@ -1,0 +1,46 @@
+"""A showdown in one tap: the ordinary events of a whole showdown, from who scored and with what.
+
+At a table where only the best hand is said aloud, the scorekeeper taps
+"Cia · Flush": everybody before Cia in speaking order passed, Cia declared a
+flush, and everybody after passed. The result is the same ``pass`` and
+``declare`` events the detailed flow records (MATCH_FORMAT.md), so the file,
+the history and ``scorekeeper check`` cannot tell the two apart; the engine
+still checks each one.
+"""
+
+from __future__ import annotations
+
+from scorekeeper.events import Declare, Event, Pass
+from scorekeeper.hands import Category
+from scorekeeper.state import MatchState
+
+
+def speakers_left(state: MatchState) -> tuple[str, ...]:
+    """Who has yet to declare or pass in the showdown that is open now (none when no showdown is)."""
+    seat = state.speaker
+    if seat is None:
+        return ()
+    return tuple(state.players[s] for s in state.order[len(state.declarations) :])
+
+
+def showdown_events(state: MatchState, player: str | None, hand: Category | None) -> tuple[Event, ...]:
+    """The rest of the showdown as events: ``player`` declares ``hand``, everybody else left passes.
+
+    With no player, everybody left passes ("nobody scores"). The events are not
+    checked here: the engine refuses whichever breaks a rule.
+
+    >>> from scorekeeper.rules import Rules
+    >>> from scorekeeper.match import replay
+    >>> from scorekeeper.events import Dealer
+    >>> state = replay(("Anna", "Bo", "Cia"), Rules(), [Dealer("Anna")])
+    >>> [f"{e.type} {e.player}" for e in showdown_events(state, "Cia", Category.FLUSH)]
+    ['pass Bo', 'declare Cia', 'pass Anna']
+    >>> [e.type for e in showdown_events(state, None, None)]
+    ['pass', 'pass', 'pass']
+    """
+    left = speakers_left(state)
+    if player is None or hand is None:
+        return tuple(Pass(name) for name in left)
+    if player not in left:  # already spoke, or sits out: the engine says why it is refused
+        return (Declare(player, hand),)
+    return tuple(Declare(name, hand) if name == player else Pass(name) for name in left)
