@@ -36,8 +36,9 @@ STATIC = next(p for p in (PACKAGE / "static", ROOT / "static") if p.is_dir())
 csrf = CSRFProtect()
 
 CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-KNOWN_DEFAULTS = {"dev", "development", "secret", "changeme", "change-me", "default", "test", "flask"}
+# A secret key's floor (TRUST.md S10, S12): a length, and two cheap signs of a key typed by hand.
 MIN_SECRET = 32
+MIN_DISTINCT = 8
 PROFILES = {
     "lan": {"SESSION_COOKIE_SECURE": False, "SESSION_COOKIE_NAME": "session"},
     "tls": {
@@ -60,12 +61,24 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+class ConfigError(RuntimeError):
+    """The app refuses to start with these settings; the message says what to change."""
+
+
 def check_secret_key(key: Any) -> None:
-    """Refuse to start with a short or well-known secret key (TRUST.md S10)."""
+    """Refuse a secret key with too little entropy (TRUST.md S10, S12).
+
+    The rule: at least 32 characters, at least 8 different ones, and not a
+    shorter piece repeated (``"a" * 32``, ``"changeme" * 4``). A random key,
+    such as the one the app generates (``secrets.token_hex(32)``), passes; a
+    list of well-known defaults could not, as every default is shorter than 32.
+    """
     if not isinstance(key, str | bytes) or len(key) < MIN_SECRET:
-        raise RuntimeError(f"SECRET_KEY must be at least {MIN_SECRET} characters")
-    if str(key).lower() in KNOWN_DEFAULTS:
-        raise RuntimeError("SECRET_KEY is a well-known default")
+        raise ConfigError(f"SECRET_KEY must be at least {MIN_SECRET} characters")
+    if len(set(key)) < MIN_DISTINCT:
+        raise ConfigError(f"SECRET_KEY must have at least {MIN_DISTINCT} different characters")
+    if any(key[period:] == key[:-period] for period in range(1, len(key) // 2 + 1)):
+        raise ConfigError("SECRET_KEY must not be a shorter piece repeated")
 
 
 def create_app(test_config: dict[str, Any] | None = None, *, database: str | None = None) -> Flask:

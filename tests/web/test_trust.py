@@ -455,9 +455,39 @@ def test_a_short_or_default_secret_key_is_refused(key):
         check_secret_key(key)
 
 
-def test_the_app_refuses_to_start_with_a_weak_key(app):
+@pytest.mark.parametrize(
+    "key",
+    [
+        "a" * 32,
+        "changeme" * 4,
+        "ab" * 20,
+        "0123456789abcdef" * 2 + "0123",
+        b"changeme" * 4,
+        "abcdefg" * 4 + "gfedcba",
+    ],
+    ids=["one character", "changeme", "two characters", "a piece repeated", "bytes", "seven different"],
+)
+def test_a_long_key_with_little_entropy_is_refused(key):  # S12
     with pytest.raises(RuntimeError):
-        create_app({**app.config, "SECRET_KEY": "changeme"})
+        check_secret_key(key)
+
+
+def test_random_keys_and_the_tests_own_keys_are_accepted(app):
+    import secrets
+
+    for _ in range(200):
+        check_secret_key(secrets.token_hex(32))
+        check_secret_key(secrets.token_urlsafe(32))
+        check_secret_key(secrets.token_hex(16))
+    legacy = json.loads((Path(__file__).parents[1] / "legacy" / "legacy.json").read_text())
+    check_secret_key(legacy["secret_key"])  # tests/legacy's recorded key
+    check_secret_key(app.config["SECRET_KEY"])
+
+
+@pytest.mark.parametrize("key", ["changeme", "a" * 32, "changeme" * 4])
+def test_the_app_refuses_to_start_with_a_weak_key(app, key):
+    with pytest.raises(RuntimeError):
+        create_app({**app.config, "SECRET_KEY": key})
 
 
 def test_debug_is_off_and_a_generated_key_is_long(tmp_path, monkeypatch):
