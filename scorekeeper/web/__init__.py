@@ -21,7 +21,7 @@ from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, cache, db, i18n
+from scorekeeper.web import assets, cache, capabilities, db, i18n
 from scorekeeper.web.limits import limiter
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_
@@ -81,6 +81,22 @@ def check_secret_key(key: Any) -> None:
         raise ConfigError("SECRET_KEY must not be a shorter piece repeated")
 
 
+def _check_key_fits(app: Flask) -> None:
+    """Refuse to start over matches made with another secret key (TRUST.md S12).
+
+    Every live-view link is derived from the key and every phone's role rides
+    in a cookie signed with it: a new key would orphan them all. Nothing is
+    lost by refusing: with the old key back, everything works again.
+    """
+    if not capabilities.made_with_key(app.config["DATABASE"], app.config["SECRET_KEY"]):
+        raise ConfigError(
+            "this database's matches were made with another secret key; with this one every live-view"
+            " link and every phone's scorekeeper role would stop working. Start with the old key: set"
+            " SCOREKEEPER_SECRET_KEY to it, or put it back in the file secret_key of the instance"
+            f" folder ({app.instance_path})"
+        )
+
+
 def create_app(test_config: dict[str, Any] | None = None, *, database: str | None = None) -> Flask:
     """Create the app; ``test_config`` overrides the configuration (tests pass a temporary DATABASE).
 
@@ -115,7 +131,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     else:
         app.config.from_mapping(test_config)
     if app.config["PROFILE"] not in PROFILES:
-        raise RuntimeError(f"SCOREKEEPER_PROFILE must be one of {sorted(PROFILES)}")
+        raise ConfigError(f"SCOREKEEPER_PROFILE must be one of {sorted(PROFILES)}")
     app.config.from_mapping(PROFILES[app.config["PROFILE"]])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
@@ -133,6 +149,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     limiter.init_app(app)
     cache.init_app(app)
     db.init_app(app)
+    _check_key_fits(app)
     assets.init_app(app, STATIC)
     i18n.init_app(app)
     app.register_blueprint(matches.bp)

@@ -13,12 +13,13 @@ import functools
 import hashlib
 import hmac
 import secrets
+import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import abort, current_app, session
 
-from scorekeeper.web.db import get_db
+from scorekeeper.web.db import connect, get_db
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -36,10 +37,32 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def watch_token(match_id: str) -> str:
+def watch_token(match_id: str, key: str | bytes | None = None) -> str:
     """The live-view link's secret for a match: the same every time, unguessable without the key."""
-    key = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(key, b"watch:" + match_id.encode(), hashlib.sha256).hexdigest()
+    key = current_app.config["SECRET_KEY"] if key is None else key
+    raw = key.encode() if isinstance(key, str) else key
+    return hmac.new(raw, b"watch:" + match_id.encode(), hashlib.sha256).hexdigest()
+
+
+def made_with_key(path: str, key: str | bytes) -> bool:
+    """False if the database's matches were made with another secret key (TRUST.md S12).
+
+    A live-view link is derived from the key, and the database keeps its hash:
+    the newest match's hash says which key made it, so nothing more is stored.
+    An empty database fits every key; one that cannot be read is left to the
+    start-up check (``db.init_app``), which already refuses writes.
+    """
+    try:
+        db = connect(path)
+        try:
+            found = db.execute(
+                "SELECT id, watch_hash FROM matches WHERE watch_hash IS NOT NULL ORDER BY rowid DESC LIMIT 1"
+            ).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return True
+    return found is None or hmac.compare_digest(digest(watch_token(found[0], key)), found[1])
 
 
 def remember_keeper(match_id: str, token: str) -> None:

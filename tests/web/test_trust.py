@@ -490,6 +490,51 @@ def test_the_app_refuses_to_start_with_a_weak_key(app, key):
         create_app({**app.config, "SECRET_KEY": key})
 
 
+def test_the_app_refuses_to_start_over_matches_made_with_another_key(browser, app):  # S12
+    match_id = browser.new_match("Anna", "Bo")
+    with pytest.raises(RuntimeError, match="SCOREKEEPER_SECRET_KEY") as refused:
+        create_app({**app.config, "SECRET_KEY": "another-secret-key-0123456789abcdef"})
+    assert "old key" in str(refused.value) and app.config["SECRET_KEY"] not in str(refused.value)
+    again = create_app(dict(app.config))  # the old key: live links and roles work as before
+    assert again.test_client().get(f"/watch?t={_watch(app, match_id)}").status_code == 200
+    browser.client.application = again
+    assert (
+        browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"}).status_code
+        == 303
+    )
+
+
+def test_an_empty_database_starts_with_any_key(app):
+    create_app({**app.config, "SECRET_KEY": "another-secret-key-0123456789abcdef"})
+
+
+def test_the_command_line_says_in_one_line_why_it_refuses_to_start(tmp_path, monkeypatch, capsys):
+    from scorekeeper.web import cli
+
+    db = str(tmp_path / "keys.sqlite")
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "first-secret-key-0123456789abcdef")
+    assert (
+        cli.main(
+            [
+                "import",
+                str(Path(__file__).parents[1] / "matches" / "two-players-to-royal-flush.json"),
+                "--db",
+                db,
+            ]
+        )
+        == 0
+    )
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "second-secret-key-0123456789abcdef")
+    assert cli.main(["export", "nothing", "--db", db]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("scorekeeper: ") and said.count("\n") == 1 and "old key" in said
+
+
+def _watch(app, match_id: str) -> str:
+    with app.test_request_context():
+        return capabilities.watch_token(match_id)
+
+
 def test_debug_is_off_and_a_generated_key_is_long(tmp_path, monkeypatch):
     monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
     monkeypatch.setenv("SCOREKEEPER_DATABASE", str(tmp_path / "db.sqlite"))
