@@ -150,6 +150,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     cache.init_app(app)
     db.init_app(app)
     _check_key_fits(app)
+    capabilities.init_app(app)
     assets.init_app(app, STATIC)
     i18n.init_app(app)
     app.register_blueprint(matches.bp)

@@ -39,20 +39,20 @@ def test_every_mutating_route_is_classified(app):
 
 def test_secrets_have_at_least_128_bits_and_are_stored_only_hashed(browser):
     match_id = browser.new_match("Anna", "Bo")
+    handover = browser.handover(match_id)
     with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+        device = session["device"]
     with browser.app.test_request_context():
         watch = capabilities.watch_token(match_id)
-    assert len(keeper) >= 43 and len(watch) >= 32  # 256 bits each
+    assert len(handover) >= 43 and len(device) >= 43 and len(watch) >= 32  # 256 bits each
     stored = db_bytes(browser.app)
-    assert keeper.encode() not in stored and watch.encode() not in stored
-    assert capabilities.digest(keeper).encode() in stored
+    assert all(secret.encode() not in stored for secret in (handover, device, watch))
+    assert capabilities.digest(handover).encode() in stored and capabilities.digest(device).encode() in stored
 
 
 def test_a_wrong_secret_gets_the_same_404_as_an_unknown_one(browser):
     match_id = browser.new_match("Anna", "Bo")
-    with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+    keeper = browser.handover(match_id)
     wrong = browser.get(f"/claim?t={keeper[:-1]}x")
     unknown = browser.get("/claim?t=nothing")
     assert wrong.status_code == unknown.status_code == 404
@@ -67,8 +67,7 @@ def test_the_capability_comparison_is_constant_time():
 
 def test_a_hand_over_link_sets_an_httponly_cookie_and_drops_the_secret_from_the_url(browser, app):
     match_id = browser.new_match("Anna", "Bo")
-    with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+    keeper = browser.handover(match_id)
     other = Browser(browser.app)
     assert (
         other.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"}).status_code
@@ -278,8 +277,7 @@ def test_a_retried_action_answers_with_its_original_seq(browser):
 
 def test_two_screens_on_the_same_version_record_once(browser):
     match_id = browser.new_match("Anna", "Bo")
-    with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+    keeper = browser.handover(match_id)
     second = Browser(browser.app)
     second.get(f"/claim?t={keeper}")
     one = browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo", "key": "a"})
@@ -436,8 +434,7 @@ def test_every_rate_limited_route_is_one_the_limiter_checks(app):
 def test_no_secret_reaches_the_logs(browser, caplog):
     caplog.set_level(logging.DEBUG)
     match_id = browser.new_match("Anna", "Bo")
-    with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+    keeper = browser.handover(match_id)
     with browser.app.test_request_context():
         watch = capabilities.watch_token(match_id)
     Browser(browser.app).get(f"/claim?t={keeper}")
