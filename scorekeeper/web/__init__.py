@@ -4,6 +4,15 @@ This package is the only place that imports Flask or sqlite-utils; the rules
 live in the core and are only displayed here. Two settings profiles
 (TRUST.md S7): ``lan`` (plain HTTP on the table's own network, the default)
 and ``tls`` (secure ``__Host-`` cookies and HSTS behind HTTPS).
+
+Behind a reverse proxy the app sees the proxy, not the phone: ``PROXIES``
+(``SCOREKEEPER_PROXIES``) says how many proxies stand in front of it, and only
+that many ``X-Forwarded-For/-Proto/-Host/-Port`` values are trusted
+(Werkzeug's ``ProxyFix``, TRUST.md S13), so links say the proxy's scheme and
+host and rate limits count each phone. The default is 0 under ``lan`` (nobody
+in front: a forged header is ignored) and 1 under ``tls`` (the app serves no
+TLS itself, so one proxy terminates it). ``X-Forwarded-Prefix`` is never
+trusted: the app is served at the root of its host.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import __version__
 from scorekeeper.web import assets, cache, capabilities, db, i18n
@@ -39,6 +49,8 @@ CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors '
 # A secret key's floor (TRUST.md S10, S12): a length, and two cheap signs of a key typed by hand.
 MIN_SECRET = 32
 MIN_DISTINCT = 8
+DEFAULT_PROXIES = {"lan": 0, "tls": 1}
+MAX_PROXIES = 5
 PROFILES = {
     "lan": {"SESSION_COOKIE_SECURE": False, "SESSION_COOKIE_NAME": "session"},
     "tls": {
@@ -81,6 +93,24 @@ def check_secret_key(key: Any) -> None:
         raise ConfigError("SECRET_KEY must not be a shorter piece repeated")
 
 
+def _trust_proxies(app: Flask) -> None:
+    """Trust ``X-Forwarded-*`` from exactly the configured number of proxies (TRUST.md S13)."""
+    proxies = app.config["PROXIES"]
+    if proxies is None:
+        proxies = DEFAULT_PROXIES[app.config["PROFILE"]]
+    if isinstance(proxies, str) and proxies.isascii() and proxies.isdigit():
+        proxies = int(proxies)
+    if not isinstance(proxies, int) or isinstance(proxies, bool) or not 0 <= proxies <= MAX_PROXIES:
+        raise ConfigError(
+            f"SCOREKEEPER_PROXIES must be the number of proxies in front of the app, 0 to {MAX_PROXIES}"
+        )
+    app.config["PROXIES"] = proxies
+    if proxies:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
+
+
 def _check_key_fits(app: Flask) -> None:
     """Refuse to start over matches made with another secret key (TRUST.md S12).
 
@@ -117,6 +147,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         or os.environ.get("SCOREKEEPER_DATABASE")
         or os.path.join(app.instance_path, "scorekeeper.sqlite"),
         PROFILE=os.environ.get("SCOREKEEPER_PROFILE", "lan"),
+        PROXIES=os.environ.get("SCOREKEEPER_PROXIES"),  # None: the profile's default
         MAX_CONTENT_LENGTH=16 * 1024,
         WTF_CSRF_TIME_LIMIT=None,  # a match lasts hours; the token must not expire mid-game
         SESSION_COOKIE_HTTPONLY=True,
@@ -133,6 +164,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     if app.config["PROFILE"] not in PROFILES:
         raise ConfigError(f"SCOREKEEPER_PROFILE must be one of {sorted(PROFILES)}")
     app.config.from_mapping(PROFILES[app.config["PROFILE"]])
+    _trust_proxies(app)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     check_secret_key(app.config["SECRET_KEY"])
