@@ -1,4 +1,4 @@
-"""TRUST.md S13: behind a TLS proxy, links say the proxy's scheme and host.
+"""TRUST.md S13: behind a TLS proxy, links say the proxy's scheme and host; every cookie is Secure.
 
 ``X-Forwarded-*`` is trusted from exactly ``PROXIES`` proxies (0 under lan, 1 under tls by
 default); anything more in the header, or any such header without a proxy, is ignored.
@@ -94,6 +94,21 @@ def test_rate_limits_count_each_phone_behind_the_proxy(app):
     assert wrong[:30] == [404] * 30 and wrong[30] == 429
     elsewhere = {**FORWARDED, "X-Forwarded-For": "198.51.100.9"}
     assert client.get("/claim?t=wrong", headers=elsewhere).status_code == 404
+
+
+def test_every_cookie_is_secure_under_tls(app):
+    behind = with_proxies(app, 1)
+    client = behind.test_client()
+    responses = [
+        client.post("/language", data={"lang": "sv", "next": "/"}, headers=FORWARDED),
+        client.post("/new", data=NEW, headers=FORWARDED),
+    ]
+    cookies = [cookie for response in responses for cookie in response.headers.getlist("Set-Cookie")]
+    assert {cookie.split("=", 1)[0] for cookie in cookies} == {"lang", behind.config["SESSION_COOKIE_NAME"]}
+    if app.config["PROFILE"] == "tls":
+        assert all("; Secure" in cookie for cookie in cookies), cookies
+    else:  # plain HTTP on the table's network: the documented exception (S7)
+        assert not any("; Secure" in cookie for cookie in cookies), cookies
 
 
 def test_gunicorn_leaves_the_forwarded_headers_to_the_app(app, monkeypatch):
