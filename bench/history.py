@@ -65,7 +65,9 @@ def play_templates(rng: random.Random) -> list[dict]:
 
 def fill(db_path: str, count: int, templates: list[dict], rng: random.Random) -> list[str]:
     """Store ``count`` finished matches in one transaction; return their ids."""
-    app = create_app({"DATABASE": db_path, "SECRET_KEY": "bench" * 8, "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {"DATABASE": db_path, "SECRET_KEY": "bench-history-secret-key-0123456789", "WTF_CSRF_ENABLED": False}
+    )
     ids = []
     with app.app_context():
         db = get_db()
@@ -130,7 +132,9 @@ def timed(client, path: str, runs: int = 15) -> tuple[float, float]:
 
 
 def measure(db_path: str, ids: list[str]) -> dict[str, tuple[float, float]]:
-    app = create_app({"DATABASE": db_path, "SECRET_KEY": "bench" * 8, "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {"DATABASE": db_path, "SECRET_KEY": "bench-history-secret-key-0123456789", "WTF_CSRF_ENABLED": False}
+    )
     client = app.test_client()
     middle = ids[len(ids) // 2]
     hands = "hand1=9s+7s+5s+4s+2s&hand2=Qh+9h+7h+4h+2h&hand3=Ac+Kd+Qc+Js+Tc&hand4=8d+8c+3h+3s+2d"

@@ -4,6 +4,15 @@ This package is the only place that imports Flask or sqlite-utils; the rules
 live in the core and are only displayed here. Two settings profiles
 (TRUST.md S7): ``lan`` (plain HTTP on the table's own network, the default)
 and ``tls`` (secure ``__Host-`` cookies and HSTS behind HTTPS).
+
+Behind a reverse proxy the app sees the proxy, not the phone: ``PROXIES``
+(``SCOREKEEPER_PROXIES``) says how many proxies stand in front of it, and only
+that many ``X-Forwarded-For/-Proto/-Host/-Port`` values are trusted
+(Werkzeug's ``ProxyFix``, TRUST.md S13), so links say the proxy's scheme and
+host and rate limits count each phone. The default is 0 under ``lan`` (nobody
+in front: a forged header is ignored) and 1 under ``tls`` (the app serves no
+TLS itself, so one proxy terminates it). ``X-Forwarded-Prefix`` is never
+trusted: the app is served at the root of its host.
 """
 
 from __future__ import annotations
@@ -19,9 +28,10 @@ from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, cache, db, i18n
+from scorekeeper.web import assets, cache, capabilities, db, i18n
 from scorekeeper.web.limits import limiter
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_
@@ -36,8 +46,11 @@ STATIC = next(p for p in (PACKAGE / "static", ROOT / "static") if p.is_dir())
 csrf = CSRFProtect()
 
 CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-KNOWN_DEFAULTS = {"dev", "development", "secret", "changeme", "change-me", "default", "test", "flask"}
+# A secret key's floor (TRUST.md S10, S12): a length, and two cheap signs of a key typed by hand.
 MIN_SECRET = 32
+MIN_DISTINCT = 8
+DEFAULT_PROXIES = {"lan": 0, "tls": 1}
+MAX_PROXIES = 5
 PROFILES = {
     "lan": {"SESSION_COOKIE_SECURE": False, "SESSION_COOKIE_NAME": "session"},
     "tls": {
@@ -60,12 +73,58 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+class ConfigError(RuntimeError):
+    """The app refuses to start with these settings; the message says what to change."""
+
+
 def check_secret_key(key: Any) -> None:
-    """Refuse to start with a short or well-known secret key (TRUST.md S10)."""
+    """Refuse a secret key with too little entropy (TRUST.md S10, S12).
+
+    The rule: at least 32 characters, at least 8 different ones, and not a
+    shorter piece repeated (``"a" * 32``, ``"changeme" * 4``). A random key,
+    such as the one the app generates (``secrets.token_hex(32)``), passes; a
+    list of well-known defaults could not, as every default is shorter than 32.
+    """
     if not isinstance(key, str | bytes) or len(key) < MIN_SECRET:
-        raise RuntimeError(f"SECRET_KEY must be at least {MIN_SECRET} characters")
-    if str(key).lower() in KNOWN_DEFAULTS:
-        raise RuntimeError("SECRET_KEY is a well-known default")
+        raise ConfigError(f"SECRET_KEY must be at least {MIN_SECRET} characters")
+    if len(set(key)) < MIN_DISTINCT:
+        raise ConfigError(f"SECRET_KEY must have at least {MIN_DISTINCT} different characters")
+    if any(key[period:] == key[:-period] for period in range(1, len(key) // 2 + 1)):
+        raise ConfigError("SECRET_KEY must not be a shorter piece repeated")
+
+
+def _trust_proxies(app: Flask) -> None:
+    """Trust ``X-Forwarded-*`` from exactly the configured number of proxies (TRUST.md S13)."""
+    proxies = app.config["PROXIES"]
+    if proxies is None:
+        proxies = DEFAULT_PROXIES[app.config["PROFILE"]]
+    if isinstance(proxies, str) and proxies.isascii() and proxies.isdigit():
+        proxies = int(proxies)
+    if not isinstance(proxies, int) or isinstance(proxies, bool) or not 0 <= proxies <= MAX_PROXIES:
+        raise ConfigError(
+            f"SCOREKEEPER_PROXIES must be the number of proxies in front of the app, 0 to {MAX_PROXIES}"
+        )
+    app.config["PROXIES"] = proxies
+    if proxies:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
+
+
+def _check_key_fits(app: Flask) -> None:
+    """Refuse to start over matches made with another secret key (TRUST.md S12).
+
+    Every live-view link is derived from the key and every phone's role rides
+    in a cookie signed with it: a new key would orphan them all. Nothing is
+    lost by refusing: with the old key back, everything works again.
+    """
+    if not capabilities.made_with_key(app.config["DATABASE"], app.config["SECRET_KEY"]):
+        raise ConfigError(
+            "this database's matches were made with another secret key; with this one every live-view"
+            " link and every phone's scorekeeper role would stop working. Start with the old key: set"
+            " SCOREKEEPER_SECRET_KEY to it, or put it back in the file secret_key of the instance"
+            f" folder ({app.instance_path})"
+        )
 
 
 def create_app(test_config: dict[str, Any] | None = None, *, database: str | None = None) -> Flask:
@@ -88,6 +147,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         or os.environ.get("SCOREKEEPER_DATABASE")
         or os.path.join(app.instance_path, "scorekeeper.sqlite"),
         PROFILE=os.environ.get("SCOREKEEPER_PROFILE", "lan"),
+        PROXIES=os.environ.get("SCOREKEEPER_PROXIES"),  # None: the profile's default
         MAX_CONTENT_LENGTH=16 * 1024,
         WTF_CSRF_TIME_LIMIT=None,  # a match lasts hours; the token must not expire mid-game
         SESSION_COOKIE_HTTPONLY=True,
@@ -102,8 +162,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     else:
         app.config.from_mapping(test_config)
     if app.config["PROFILE"] not in PROFILES:
-        raise RuntimeError(f"SCOREKEEPER_PROFILE must be one of {sorted(PROFILES)}")
+        raise ConfigError(f"SCOREKEEPER_PROFILE must be one of {sorted(PROFILES)}")
     app.config.from_mapping(PROFILES[app.config["PROFILE"]])
+    _trust_proxies(app)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     check_secret_key(app.config["SECRET_KEY"])
@@ -120,6 +181,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     limiter.init_app(app)
     cache.init_app(app)
     db.init_app(app)
+    _check_key_fits(app)
+    capabilities.init_app(app)
     assets.init_app(app, STATIC)
     i18n.init_app(app)
     app.register_blueprint(matches.bp)

@@ -1,31 +1,54 @@
-"""Who may write: the scorekeeper of a match holds a secret; everybody else only reads.
+"""Who may write: the phones that hold a match's scorekeeper role; everybody else only reads.
 
-The scorekeeper's secret is random (256 bits) and lives in the HttpOnly
-session of the phones that hold the role; the database keeps only its
-SHA-256 (TRUST.md S1). The live-view link is derived from the match id with
-the instance's secret key, so the page can show it again while the database
-keeps only its hash too. Comparisons use ``hmac.compare_digest``.
+A phone is a *device*: a random secret (256 bits) in its HttpOnly session
+cookie, made when it first gets a role. The ``roles`` table keeps, for each
+match, the SHA-256 of every device that holds its role (TRUST.md S1, S11): a
+phone keeps the role of every match it started, claimed or imported, however
+many, and its cookie stays the same size. Roles are read per request
+(``@keeper_required``), never from a cache.
+
+The hand-over link. Each phone that holds the role shows its own link, an
+HMAC of the match id with its device secret: the page can show it again
+without the database keeping it, and the roles row keeps only its SHA-256
+(``handover_hash``). Opening the link (``/claim``) gives the role to the
+phone that opens it, which is then redirected to a URL without the secret
+(S3). A link handed out before roles moved to the server (the match's own
+secret, whose hash ``matches.keeper_hash`` keeps) still claims the match. A
+phone that lost its cookie gets the role back only by a hand-over link.
+
+Claiming is the one GET that writes (a roles row, idempotent): it always
+changed state, the cookie. Roles rows are not match changes; they are
+written here, beside the check that reads them.
+
+Old cookies carried the roles themselves (match id → the match's secret, at
+most 20, and the wrong 20: Flask sorts the session's keys). On a phone's
+next request those that still fit their match move to its device, once, and
+the old entry goes (``_move_old_roles``).
+
+The live-view link is derived from the match id with the instance's secret
+key, so the page can show it again while the database keeps only its hash
+too. Comparisons use ``hmac.compare_digest``.
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from flask import abort, current_app, session
+from flask import Flask, abort, current_app, session
 
-from scorekeeper.web.db import get_db
+from scorekeeper.web.db import connect, get_db, immediate, now
 
 View = TypeVar("View", bound=Callable[..., Any])
 
-SESSION_KEY = "keeper"
-# A cookie over 4 KB is dropped by browsers, with every role in it: keep the newest matches only
-# (an older one is won back with its hand-over link).
-KEPT_ROLES = 20
+DEVICE = "device"
+OLD_ROLES = "keeper"  # the session entry of old cookies: {match id: the match's secret}
 
 
 def new_secret() -> str:
@@ -36,32 +59,125 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def watch_token(match_id: str) -> str:
+def watch_token(match_id: str, key: str | bytes | None = None) -> str:
     """The live-view link's secret for a match: the same every time, unguessable without the key."""
-    key = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(key, b"watch:" + match_id.encode(), hashlib.sha256).hexdigest()
+    key = current_app.config["SECRET_KEY"] if key is None else key
+    raw = key.encode() if isinstance(key, str) else key
+    return hmac.new(raw, b"watch:" + match_id.encode(), hashlib.sha256).hexdigest()
 
 
-def remember_keeper(match_id: str, token: str) -> None:
-    """Make this browser a scorekeeper of the match (its session cookie is HttpOnly)."""
-    held = {k: v for k, v in session.get(SESSION_KEY, {}).items() if k != match_id}
-    held[match_id] = token
-    session[SESSION_KEY] = dict(list(held.items())[-KEPT_ROLES:])
-    session.permanent = True
+def made_with_key(path: str, key: str | bytes) -> bool:
+    """False if the database's matches were made with another secret key (TRUST.md S12).
+
+    A live-view link is derived from the key, and the database keeps its hash:
+    the newest match's hash says which key made it, so nothing more is stored.
+    An empty database fits every key; one that cannot be read is left to the
+    start-up check (``db.init_app``), which already refuses writes.
+    """
+    try:
+        db = connect(path)
+        try:
+            found = db.execute(
+                "SELECT id, watch_hash FROM matches WHERE watch_hash IS NOT NULL ORDER BY rowid DESC LIMIT 1"
+            ).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return True
+    return found is None or hmac.compare_digest(digest(watch_token(found[0], key)), found[1])
 
 
-def held_token(match_id: str) -> str | None:
-    token = session.get(SESSION_KEY, {}).get(match_id)
-    return token if isinstance(token, str) else None
+def _device() -> str | None:
+    """This phone's device secret, from its session (None if it never held a role)."""
+    device = session.get(DEVICE)
+    return device if isinstance(device, str) else None
+
+
+def _own_device() -> str:
+    """This phone's device secret, made now if it has none (its cookie then lasts 30 days)."""
+    device = _device()
+    if device is None:
+        device = session[DEVICE] = new_secret()
+        session.permanent = True
+    return device
+
+
+def _handover_token(device: str, match_id: str) -> str:
+    mac = hmac.new(device.encode(), b"handover:" + match_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+def handover_token(match_id: str) -> str:
+    """This phone's hand-over link's secret for a match it keeps (only a scorekeeper's page asks)."""
+    device = _device()
+    if device is None:  # @keeper_required lets no such phone through
+        abort(404)
+    return _handover_token(device, match_id)
+
+
+def _store_roles(device: str, match_ids: Iterable[str]) -> None:
+    rows = [(m, digest(device), now(), digest(_handover_token(device, m))) for m in match_ids]
+    db = get_db()
+    with immediate(db):
+        db.conn.executemany(
+            "INSERT OR IGNORE INTO roles (match_id, device_hash, since, handover_hash) VALUES (?, ?, ?, ?)",
+            rows,
+        )
+
+
+def grant(match_id: str) -> None:
+    """Make this phone a scorekeeper of the match (its cookie, renewed for 30 days, names only the device)."""
+    if current_app.config["READ_ONLY"]:
+        abort(503)
+    _store_roles(_own_device(), [match_id])
+    session.modified = True  # the cookie's 30 days start again with every role
+
+
+def match_by_handover(token: str) -> str | None:
+    """The match a hand-over link claims: a phone's own link, or a match's secret of old; or None."""
+    found = (
+        get_db()
+        .execute(
+            "SELECT match_id FROM roles WHERE handover_hash = :hash"
+            " UNION ALL SELECT id FROM matches WHERE keeper_hash = :hash LIMIT 1",
+            {"hash": digest(token)},
+        )
+        .fetchone()
+    )
+    return None if found is None else str(found[0])
 
 
 def is_keeper(match_id: str) -> bool:
-    """True if this browser holds the scorekeeper's secret for the match (read now, never from a cache)."""
-    token = held_token(match_id)
-    if token is None:
+    """True if this phone holds the scorekeeper role of the match (read now, never from a cache)."""
+    device = _device()
+    if device is None:
+        return False
+    mine = digest(device)
+    held = get_db().execute("SELECT device_hash FROM roles WHERE match_id = ?", [match_id]).fetchall()
+    return any(hmac.compare_digest(mine, device_hash) for (device_hash,) in held)
+
+
+def _fits_its_match(match_id: Any, token: Any) -> bool:
+    if not isinstance(match_id, str) or not isinstance(token, str):
         return False
     found = get_db().execute("SELECT keeper_hash FROM matches WHERE id = ?", [match_id]).fetchone()
     return found is not None and bool(found[0]) and hmac.compare_digest(digest(token), found[0])
+
+
+def _move_old_roles() -> None:
+    """Move the roles an old cookie carries to this phone's device, once; then drop the old entry."""
+    held = session.get(OLD_ROLES)
+    if held is None or current_app.config["READ_ONLY"]:
+        return  # read only: the old entry waits until roles can be written
+    if isinstance(held, dict):
+        fitting = [match_id for match_id, token in held.items() if _fits_its_match(match_id, token)]
+        if fitting:
+            _store_roles(_own_device(), fitting)
+    session.pop(OLD_ROLES)
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(_move_old_roles)
 
 
 def keeper_required(refuse: Callable[[str], Any] | int = 403) -> Callable[[View], View]:

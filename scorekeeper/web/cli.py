@@ -18,7 +18,7 @@ from flask import Flask
 from scorekeeper import cli as core
 from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.refusals import RuleBroken
-from scorekeeper.web import create_app, eventlog
+from scorekeeper.web import ConfigError, create_app, eventlog
 from scorekeeper.web.imports import import_match
 
 
@@ -95,8 +95,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code (2, and one line saying why, if the app will not start)."""
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except ConfigError as error:
+        print(f"scorekeeper: {error}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         return core.check(args.file, args.json)
     if args.command == "serve":

@@ -124,13 +124,6 @@ def current_version(watch: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def match_by_keeper(token: str) -> str | None:
-    """The match whose scorekeeper's secret this is (a hand-over link), or None."""
-    found = get_db().execute("SELECT id FROM matches WHERE keeper_hash = ?", [capabilities.digest(token)])
-    row = found.fetchone()
-    return None if row is None else str(row[0])
-
-
 def match_or_404(match_id: str) -> StoredMatch:
     """The match, or the 404 page."""
     match = load_match(match_id)

@@ -74,8 +74,8 @@ def _forbidden(match_id: str) -> None:
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""
     match = match_or_404(match_id)
-    new_id, keeper = writes.create_match(match.players, match.rules)
-    capabilities.remember_keeper(new_id, keeper)
+    new_id, _ = writes.create_match(match.players, match.rules)
+    capabilities.grant(new_id)
     return redirect(url_for("matches.show", match_id=new_id), 303)
 
 
@@ -107,8 +107,8 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     if not text.strip():
         return render_template("history/import.html", refusal="Choose a match file, or paste one."), 422
     try:
-        match_id, keeper = import_match(text)
-        capabilities.remember_keeper(match_id, keeper)
+        match_id, _ = import_match(text)
+        capabilities.grant(match_id)
     except FormatError as error:
         return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
     except RuleBroken as error:

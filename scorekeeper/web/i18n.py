@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, redirect, request, url_for
+from flask import Blueprint, Flask, current_app, redirect, request, url_for
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
@@ -128,7 +128,14 @@ def switch() -> BaseResponse:
     chosen = request.form.get("lang", "")
     response = redirect(_back(request.form.get("next", "/")), 303)
     if chosen in LANGUAGES:
-        response.set_cookie(COOKIE, chosen, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True)
+        response.set_cookie(
+            COOKIE,
+            chosen,
+            max_age=60 * 60 * 24 * 365,
+            samesite="Lax",
+            httponly=True,
+            secure=current_app.config["SESSION_COOKIE_SECURE"],  # every cookie is Secure under tls (S13)
+        )
     return response
 
 

@@ -5,7 +5,7 @@ events, let the engine decide on them against the whole match and store them
 (``writes.append_events``, the one way in for every write), refuse with the
 engine's words and status 422 (nothing stored), or answer (fragment for htmx,
 303 to the page otherwise). Only a browser holding the match's scorekeeper
-secret may record (``@keeper_required``, read per request); the live view and
+role may record (``@keeper_required``, read per request); the live view and
 everybody else only read.
 """
 
@@ -71,8 +71,8 @@ def new() -> BaseResponse:
         players, rules, dealer = read_new_match(request.form)
     except FormatError as error:
         return render("matches/new.html", "matches/new.html", status=422, refusal=error_text(error), **form)
-    match_id, keeper = writes.create_match(players, rules, () if dealer is None else (Dealer(dealer),))
-    capabilities.remember_keeper(match_id, keeper)
+    match_id, _ = writes.create_match(players, rules, () if dealer is None else (Dealer(dealer),))
+    capabilities.grant(match_id)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
@@ -150,8 +150,7 @@ def undo(match_id: str) -> BaseResponse:
 def handover(match_id: str) -> str:
     """The scorekeeper's page of links: hand the role to another phone, or share the live view."""
     match = match_or_404(match_id)
-    token = capabilities.held_token(match.id)
-    claim = url_for("matches.claim", t=token, _external=True)
+    claim = url_for("matches.claim", t=capabilities.handover_token(match.id), _external=True)
     watch = url_for("matches.watch", t=capabilities.watch_token(match.id), _external=True)
     return render_template("matches/handover.html", match=match, claim_url=claim, watch_url=watch)
 
@@ -161,10 +160,10 @@ def handover(match_id: str) -> str:
 def claim() -> BaseResponse:
     """A hand-over link: this browser becomes a scorekeeper, then a URL without the secret."""
     token = request.args.get("t", "")
-    match_id = eventlog.match_by_keeper(token) if token else None
+    match_id = capabilities.match_by_handover(token) if token else None
     if match_id is None:
         abort(404)
-    capabilities.remember_keeper(match_id, token)
+    capabilities.grant(match_id)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 

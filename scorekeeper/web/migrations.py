@@ -122,3 +122,20 @@ def m004_steps_and_no_watch_id(db: Database) -> None:
     db.execute("UPDATE events SET step = seq")
     db.execute("DROP INDEX IF EXISTS idx_matches_watch_id")
     db.execute("ALTER TABLE matches DROP COLUMN watch_id")
+
+
+@migrations()
+def m005_roles_by_device(db: Database) -> None:
+    """Who holds a match's scorekeeper role: the SHA-256 of each phone's device secret (TRUST.md S1, S11).
+
+    With it, the SHA-256 of that phone's hand-over link for the match. Old cookies carried the
+    roles themselves: a migration cannot read cookies, so the app moves them on each phone's
+    next request, and nothing is carried over here.
+    """
+    db.table("roles").create(
+        {"match_id": str, "device_hash": str, "since": str, "handover_hash": str},
+        pk=("match_id", "device_hash"),
+        foreign_keys=[("match_id", "matches", "id")],
+        not_null={"since", "handover_hash"},
+    )
+    db.table("roles").create_index(["handover_hash"], unique=True)

@@ -50,5 +50,8 @@ def serve(
             "loglevel": "warning",
             "graceful_timeout": 5,
             "preload_app": True,
+            # The app alone decides which X-Forwarded-* to trust (PROXIES, TRUST.md S13): gunicorn
+            # would otherwise take X-Forwarded-Proto from any process on 127.0.0.1.
+            "secure_scheme_headers": {},
         },
     ).run()

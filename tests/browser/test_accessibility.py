@@ -80,7 +80,13 @@ def states_worth_checking(file: MatchFile) -> list[int]:
 def test_every_page_passes_axe_in_light_and_dark_mode(page, server, axe_source, tmp_path, screens):
     from scorekeeper.web import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "routes.sqlite"), "SECRET_KEY": "k" * 40, "TESTING": True})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "routes.sqlite"),
+            "SECRET_KEY": "accessibility-secret-key-0123456789",
+            "TESTING": True,
+        }
+    )
     pages = {rule.endpoint for rule in app.url_map.iter_rules() if "GET" in (rule.methods or ())}
     not_pages = {"static", "assets.file", "assets.manifest", "assets.service_worker", "matches.export"}
     not_pages |= {

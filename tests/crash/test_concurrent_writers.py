@@ -21,7 +21,9 @@ def _writer(db: str, seed: int, out) -> None:
     from scorekeeper.rules import Rules
     from scorekeeper.web import create_app, writes
 
-    app = create_app({"DATABASE": db, "SECRET_KEY": "r3-test-secret-key-" * 3, "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {"DATABASE": db, "SECRET_KEY": "r3-test-secret-key-0123456789abcdef", "WTF_CSRF_ENABLED": False}
+    )
     events, _ = random_events(("Anna", "Bo"), Rules(target=2000), random.Random(seed).choice, 300, undo=False)
     locked = 0
     with app.test_request_context():
@@ -39,7 +41,7 @@ def test_four_processes_writing_at_once_never_see_a_locked_database(tmp_path):
     db = str(tmp_path / "r3.sqlite")
     from scorekeeper.web import create_app
 
-    create_app({"DATABASE": db, "SECRET_KEY": "r3-test-secret-key-" * 3})  # migrate once
+    create_app({"DATABASE": db, "SECRET_KEY": "r3-test-secret-key-0123456789abcdef"})  # migrate once
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
     processes = [context.Process(target=_writer, args=(db, seed, results)) for seed in range(4)]

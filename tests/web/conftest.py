@@ -20,7 +20,7 @@ def app(tmp_path: Path, request):
             "TESTING": True,
             "PROFILE": request.param,
             "DATABASE": str(tmp_path / "scorekeeper.sqlite"),
-            "SECRET_KEY": "test-secret-key-" * 4,
+            "SECRET_KEY": "test-secret-key-of-the-web-suite-0123456789",
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
         }

@@ -39,21 +39,21 @@ def test_every_mutating_route_is_classified(app):
 
 def test_secrets_have_at_least_128_bits_and_are_stored_only_hashed(browser):
     match_id = browser.new_match("Anna", "Bo")
+    handover = browser.handover(match_id)
     with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+        device = session["device"]
     with browser.app.test_request_context():
         watch = capabilities.watch_token(match_id)
-    assert len(keeper) >= 43 and len(watch) >= 32  # 256 bits each
+    assert len(handover) >= 43 and len(device) >= 43 and len(watch) >= 32  # 256 bits each
     stored = db_bytes(browser.app)
-    assert keeper.encode() not in stored and watch.encode() not in stored
-    assert capabilities.digest(keeper).encode() in stored
+    assert all(secret.encode() not in stored for secret in (handover, device, watch))
+    assert capabilities.digest(handover).encode() in stored and capabilities.digest(device).encode() in stored
 
 
 def test_a_wrong_secret_gets_the_same_404_as_an_unknown_one(browser):
     match_id = browser.new_match("Anna", "Bo")
-    with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
-    wrong = browser.get(f"/claim?t={keeper[:-1]}x")
+    keeper = browser.handover(match_id)
+    wrong = browser.get(f"/claim?t={keeper[:-1]}{'y' if keeper.endswith('x') else 'x'}")
     unknown = browser.get("/claim?t=nothing")
     assert wrong.status_code == unknown.status_code == 404
     assert wrong.data == unknown.data
@@ -67,8 +67,7 @@ def test_the_capability_comparison_is_constant_time():
 
 def test_a_hand_over_link_sets_an_httponly_cookie_and_drops_the_secret_from_the_url(browser, app):
     match_id = browser.new_match("Anna", "Bo")
-    with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+    keeper = browser.handover(match_id)
     other = Browser(browser.app)
     assert (
         other.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"}).status_code
@@ -278,8 +277,7 @@ def test_a_retried_action_answers_with_its_original_seq(browser):
 
 def test_two_screens_on_the_same_version_record_once(browser):
     match_id = browser.new_match("Anna", "Bo")
-    with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+    keeper = browser.handover(match_id)
     second = Browser(browser.app)
     second.get(f"/claim?t={keeper}")
     one = browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo", "key": "a"})
@@ -436,8 +434,7 @@ def test_every_rate_limited_route_is_one_the_limiter_checks(app):
 def test_no_secret_reaches_the_logs(browser, caplog):
     caplog.set_level(logging.DEBUG)
     match_id = browser.new_match("Anna", "Bo")
-    with browser.client.session_transaction() as session:
-        keeper = session["keeper"][match_id]
+    keeper = browser.handover(match_id)
     with browser.app.test_request_context():
         watch = capabilities.watch_token(match_id)
     Browser(browser.app).get(f"/claim?t={keeper}")
@@ -455,9 +452,84 @@ def test_a_short_or_default_secret_key_is_refused(key):
         check_secret_key(key)
 
 
-def test_the_app_refuses_to_start_with_a_weak_key(app):
+@pytest.mark.parametrize(
+    "key",
+    [
+        "a" * 32,
+        "changeme" * 4,
+        "ab" * 20,
+        "0123456789abcdef" * 2 + "0123",
+        b"changeme" * 4,
+        "abcdefg" * 4 + "gfedcba",
+    ],
+    ids=["one character", "changeme", "two characters", "a piece repeated", "bytes", "seven different"],
+)
+def test_a_long_key_with_little_entropy_is_refused(key):  # S12
     with pytest.raises(RuntimeError):
-        create_app({**app.config, "SECRET_KEY": "changeme"})
+        check_secret_key(key)
+
+
+def test_random_keys_and_the_tests_own_keys_are_accepted(app):
+    import secrets
+
+    for _ in range(200):
+        check_secret_key(secrets.token_hex(32))
+        check_secret_key(secrets.token_urlsafe(32))
+        check_secret_key(secrets.token_hex(16))
+    legacy = json.loads((Path(__file__).parents[1] / "legacy" / "legacy.json").read_text())
+    check_secret_key(legacy["secret_key"])  # tests/legacy's recorded key
+    check_secret_key(app.config["SECRET_KEY"])
+
+
+@pytest.mark.parametrize("key", ["changeme", "a" * 32, "changeme" * 4])
+def test_the_app_refuses_to_start_with_a_weak_key(app, key):
+    with pytest.raises(RuntimeError):
+        create_app({**app.config, "SECRET_KEY": key})
+
+
+def test_the_app_refuses_to_start_over_matches_made_with_another_key(browser, app):  # S12
+    match_id = browser.new_match("Anna", "Bo")
+    with pytest.raises(RuntimeError, match="SCOREKEEPER_SECRET_KEY") as refused:
+        create_app({**app.config, "SECRET_KEY": "another-secret-key-0123456789abcdef"})
+    assert "old key" in str(refused.value) and app.config["SECRET_KEY"] not in str(refused.value)
+    again = create_app(dict(app.config))  # the old key: live links and roles work as before
+    assert again.test_client().get(f"/watch?t={_watch(app, match_id)}").status_code == 200
+    browser.client.application = again
+    assert (
+        browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"}).status_code
+        == 303
+    )
+
+
+def test_an_empty_database_starts_with_any_key(app):
+    create_app({**app.config, "SECRET_KEY": "another-secret-key-0123456789abcdef"})
+
+
+def test_the_command_line_says_in_one_line_why_it_refuses_to_start(tmp_path, monkeypatch, capsys):
+    from scorekeeper.web import cli
+
+    db = str(tmp_path / "keys.sqlite")
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "first-secret-key-0123456789abcdef")
+    assert (
+        cli.main(
+            [
+                "import",
+                str(Path(__file__).parents[1] / "matches" / "two-players-to-royal-flush.json"),
+                "--db",
+                db,
+            ]
+        )
+        == 0
+    )
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "second-secret-key-0123456789abcdef")
+    assert cli.main(["export", "nothing", "--db", db]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("scorekeeper: ") and said.count("\n") == 1 and "old key" in said
+
+
+def _watch(app, match_id: str) -> str:
+    with app.test_request_context():
+        return capabilities.watch_token(match_id)
 
 
 def test_debug_is_off_and_a_generated_key_is_long(tmp_path, monkeypatch):

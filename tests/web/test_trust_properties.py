@@ -28,7 +28,12 @@ def fresh_app(tmp_path_factory, name: str):
 
 
 def fresh_app_at(path):
-    config = {"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k" * 40, "WTF_CSRF_ENABLED": False}
+    config = {
+        "TESTING": True,
+        "DATABASE": str(path),
+        "SECRET_KEY": "property-tests-secret-key-0123456789",
+        "WTF_CSRF_ENABLED": False,
+    }
     return create_app({**config, "RATELIMIT_ENABLED": False})
 
 

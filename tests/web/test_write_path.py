@@ -100,8 +100,8 @@ def test_the_role_is_read_per_request_not_from_the_kept_match(app, keeper):
     assert keeper.page().find(id="turn") is not None  # the match is now kept in the cache
     with app.app_context():
         db = database.get_db()
-        with database.immediate(db):  # another phone took the role over (a new secret)
-            db.execute("UPDATE matches SET keeper_hash = 'another' WHERE id = ?", [keeper.match_id])
+        with database.immediate(db):  # the role is taken from this phone
+            db.execute("DELETE FROM roles WHERE match_id = ?", [keeper.match_id])
     response = keeper.post(type="pass", player="Bo")
     assert response.status_code == 403 and keeper.rows() == 1
     assert keeper.client.get(f"/m/{keeper.match_id}/handover").status_code == 404

@@ -49,6 +49,12 @@ class Browser:
         headers = {"Referer": self.base + "/", **kwargs.pop("headers", {})}
         return self.client.post(path, data=data, headers=headers, **kwargs)
 
+    def handover(self, match_id: str) -> str:
+        """The secret of this phone's hand-over link for the match, read from its share page."""
+        page = self.get(f"/m/{match_id}/handover")
+        assert page.status_code == 200, page.status_code
+        return re.search(r"/claim\?t=([\w-]+)", page.text).group(1)
+
     def new_match(self, *players: str, dealer: str | None = "0") -> str:
         response = self.post("/new", {"name": list(players), "dealer": dealer or "draw", "start": "1"})
         assert response.status_code == 303, response.text
