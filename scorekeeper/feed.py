@@ -118,8 +118,3 @@ def change_words(state: MatchState, change: ScoreChange) -> Said:
         delta=f"{change.delta:+d}",
         what=what,
     )
-
-
-def describe_change(state: MatchState, change: ScoreChange) -> str:
-    """Say a change of a total: ``Bo +2, two pair``."""
-    return str(change_words(state, change))

@@ -517,20 +517,11 @@ def replay(players: Sequence[str], rules: Rules, events: Sequence[Event]) -> Mat
 
 def in_effect(events: Sequence[Event]) -> list[int]:
     """The indexes of the events still in effect: undone events and undos left out."""
-    return _undo_walk(events)[0]
-
-
-def undone(events: Sequence[Event]) -> dict[int, int]:
-    """For each undo, the index of the event it cancelled: ``{undo index: event index}``."""
-    return _undo_walk(events)[1]
+    return undo_walk(events)[0]
 
 
 def undo_walk(events: Sequence[Event]) -> tuple[list[int], dict[int, int]]:
-    """Both answers in one pass: the events in effect, and what each undo cancelled."""
-    return _undo_walk(events)
-
-
-def _undo_walk(events: Sequence[Event]) -> tuple[list[int], dict[int, int]]:
+    """The events in effect, and for each undo the index of the event it cancelled."""
     kept: list[int] = []
     cancelled: dict[int, int] = {}
     for index, event in enumerate(events):
