@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.cards import Card, Rank, Suit
 from scorekeeper.hands import Category
-from scorekeeper.refusals import MESSAGES, RuleBroken
+from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.words import N_, Said
 
@@ -140,7 +140,7 @@ def hand_name(category: Category) -> str:
 def refusal_text(error: RuleBroken) -> str:
     """The engine's refusal in the page's language."""
     words = {k: hand_name(v) if isinstance(v, Category) else v for k, v in error.params.items()}
-    return str(_(MESSAGES[error.code])).format(**words)
+    return str(_(error.refusal.message)).format(**words)
 
 
 def say(value: Any) -> str:

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.match import undo_walk
-from scorekeeper.refusals import RuleBroken
+from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.state import MatchState, Stage
 from scorekeeper.web import capabilities
 from scorekeeper.web.i18n import hand_name, refusal_text, rules_summary, say
@@ -79,7 +79,7 @@ def _chicago_options(state: MatchState) -> list[dict[str, Any]]:
         reason = ""
         if score < state.rules.chicago_min:
             reason = refusal_text(
-                RuleBroken("chicago_min", player=name, score=score, min=state.rules.chicago_min)
+                RuleBroken(Refusal.CHICAGO_MIN, player=name, score=score, min=state.rules.chicago_min)
             )
         options.append({"name": name, "enabled": state.can_call_chicago(seat), "reason": reason})
     return options
