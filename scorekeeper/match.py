@@ -35,6 +35,7 @@ from scorekeeper.state import (
     MatchState,
     Outcome,
     PendingTie,
+    Reason,
     ScoreChange,
     Scored,
     Stage,
@@ -90,7 +91,7 @@ def _hand_of(cards: Sequence[Card]) -> Hand:
 # Scores.
 
 
-def _score(state: MatchState, seat: int, delta: int, reason: str, **info: Any) -> MatchState:
+def _score(state: MatchState, seat: int, delta: int, reason: Reason, **info: Any) -> MatchState:
     """Change a total, never below 0 (RULES.md, Points), and check "first to reach"."""
     old = state.scores[seat]
     new = max(0, old + delta)
@@ -335,7 +336,7 @@ def _score_hand(state: MatchState, seat: int, hand: Category, reason: Said | str
         tie=None,
         phase1=Scored(seat, hand, points) if state.phase == 1 else state.phase1,
     )
-    return _after_showdown(_score(state, seat, points, "hand", hand=hand, note=reason))
+    return _after_showdown(_score(state, seat, points, Reason.HAND, hand=hand, note=reason))
 
 
 def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
@@ -441,17 +442,17 @@ def _chicago_lost(state: MatchState) -> MatchState:
     """RULES.md, Phase 3 step 4: the Chicago player loses 15; nobody scores the last trick."""
     seat = state.chicago
     assert seat is not None
-    return _score(_trick_play_over(state), seat, -state.rules.chicago, "chicago_lost")
+    return _score(_trick_play_over(state), seat, -state.rules.chicago, Reason.CHICAGO_LOST)
 
 
 def _last_trick_won(state: MatchState, seat: int, card: Card | None) -> MatchState:
     state = _trick_play_over(state)
     if state.chicago == seat:
-        return _score(state, seat, state.rules.chicago, "chicago_won")
+        return _score(state, seat, state.rules.chicago, Reason.CHICAGO_WON)
     points = state.rules.last_trick
     if state.rules.deuce_last_trick_double and card is not None and card.rank is Rank.TWO:
         points *= 2
-    return _score(state, seat, points, "last_trick")
+    return _score(state, seat, points, Reason.LAST_TRICK)
 
 
 # Corrections.
@@ -463,7 +464,7 @@ def _adjust(state: MatchState, event: Adjust) -> MatchState:
     seat = _seat(state, event.player)
     if event.points == 0:
         raise RuleBroken(Refusal.ADJUST_ZERO)
-    state = _score(state, seat, event.points, "adjust", note=event.reason)
+    state = _score(state, seat, event.points, Reason.ADJUST, note=event.reason)
     if state.unsupported is not None and state.unsupported.seat == seat:
         state = state.evolve(unsupported=None)
     return state

@@ -59,6 +59,26 @@ class Scored:
     points: int
 
 
+class Reason(StrEnum):
+    """Why a total changed: the value (the spelling of a point source), a label and a phrase for people."""
+
+    label: str  # as a heading: "Last trick"
+    phrase: str  # in a sentence: "Bo +5, last trick"
+
+    def __new__(cls, value: str, label: str, phrase: str) -> Reason:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        member.phrase = phrase
+        return member
+
+    HAND = "hand", N_("Hand"), N_("hand")
+    LAST_TRICK = "last_trick", N_("Last trick"), N_("last trick")
+    CHICAGO_WON = "chicago_won", N_("Chicago won"), N_("Chicago won")
+    CHICAGO_LOST = "chicago_lost", N_("Chicago lost"), N_("Chicago lost")
+    ADJUST = "adjust", N_("Corrections"), N_("correction")
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreChange:
     """One change of a total: ``delta`` is what was really applied after the floor at 0."""
@@ -67,7 +87,7 @@ class ScoreChange:
     phase: int
     seat: int
     delta: int
-    reason: str  # hand, last_trick, chicago_won, chicago_lost, adjust
+    reason: Reason
     hand: Category | None = None
     note: str | Said = ""  # a correction's reason, or why a hand won
 
