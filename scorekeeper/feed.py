@@ -19,7 +19,8 @@ from scorekeeper.events import (
     Undo,
 )
 from scorekeeper.hands import Category
-from scorekeeper.state import MatchState, Reason, ScoreChange
+from scorekeeper.scores import Reason, ScoreChange
+from scorekeeper.state import MatchState
 from scorekeeper.words import N_, Said, listed, said
 
 

@@ -30,17 +30,8 @@ from scorekeeper.events import (
 from scorekeeper.hands import Category, Hand, evaluate, explain_words
 from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules, WinMode
-from scorekeeper.state import (
-    Declaration,
-    MatchState,
-    Outcome,
-    PendingTie,
-    Reason,
-    ScoreChange,
-    Scored,
-    Stage,
-    _History,
-)
+from scorekeeper.scores import Outcome, Reason, ScoreChange, Scored, _History
+from scorekeeper.state import Declaration, MatchState, PendingTie, Stage
 from scorekeeper.words import N_, Said, said
 
 DECK_SIZE = 52

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from scorekeeper.events import Declare, Event
 from scorekeeper.hands import Category
 from scorekeeper.match import in_effect
-from scorekeeper.state import MatchState, Reason, ScoreChange
+from scorekeeper.scores import Reason, ScoreChange
+from scorekeeper.state import MatchState
 from scorekeeper.words import N_, Said, english, said
 
 

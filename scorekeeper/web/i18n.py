@@ -22,7 +22,7 @@ from scorekeeper.cards import Card, Rank, Suit
 from scorekeeper.hands import Category
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
-from scorekeeper.state import Reason
+from scorekeeper.scores import Reason
 from scorekeeper.words import N_, Said
 
 LANGUAGES = {

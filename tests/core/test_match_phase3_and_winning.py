@@ -5,7 +5,8 @@ from script import QUIET_PHASE, play, refused
 
 from scorekeeper.hands import Category
 from scorekeeper.rules import BASE_POINTS, Rules, WinMode
-from scorekeeper.state import Reason, Stage
+from scorekeeper.scores import Reason
+from scorekeeper.state import Stage
 
 # Anna deals; two quiet phases bring the round to phase 3.
 TO_PHASE_3 = f"dealer Anna; {QUIET_PHASE}; {QUIET_PHASE}"
