@@ -31,13 +31,16 @@ from scorekeeper.hands import Category, Hand, evaluate, explain_words
 from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules, WinMode
 from scorekeeper.scores import Outcome, Reason, ScoreChange, Scored, _History
-from scorekeeper.state import Declaration, MatchState, PendingTie, Stage
+from scorekeeper.state import (
+    DECK_SIZE,
+    HAND_SIZE,
+    TRICKS_PER_ROUND,
+    Declaration,
+    MatchState,
+    PendingTie,
+    Stage,
+)
 from scorekeeper.words import N_, Said, said
-
-DECK_SIZE = 52
-HAND_SIZE = 5
-TRICKS_PER_ROUND = 5
-
 
 # Who is who.
 
@@ -51,25 +54,18 @@ def _seat(state: MatchState, name: str) -> int:
 
 def _taking_part(state: MatchState, name: str) -> int:
     seat = _seat(state, name)
-    if seat not in state.order:
-        raise RuleBroken(Refusal.SITTING_OUT, player=name)
+    _refuse(state.seat_refusal(seat))
     return seat
 
 
 def _check_in_round(state: MatchState, *, tie_ok: bool = False) -> None:
-    """Refuse play before the first dealer is known, after the winner, or over an open tie."""
-    if state.stage is Stage.FINISHED:
-        raise RuleBroken(Refusal.FINISHED, winner=state.winner_name)
-    if state.stage is Stage.FIRST_DEALER:
-        raise RuleBroken(Refusal.NO_DEALER)
-    if state.stage is Stage.TIE and not tie_ok:
-        assert state.tie is not None
-        raise RuleBroken(Refusal.TIE_PENDING, players=_names(state, state.tie.seats))
+    _refuse(state.round_refusal(tie_ok=tie_ok))
 
 
-def _names(state: MatchState, seats: Iterable[int]) -> str:
-    names = [state.players[s] for s in seats]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+def _refuse(refusal: RuleBroken | None) -> None:
+    """Raise the state's answer to "may this be recorded now?" when it is a refusal."""
+    if refusal is not None:
+        raise refusal
 
 
 def _hand_of(cards: Sequence[Card]) -> Hand:
@@ -172,7 +168,7 @@ def _draw(state: MatchState, event: Draw) -> MatchState:
         raise RuleBroken(Refusal.DEALER_KNOWN)
     seats = {_seat(state, name): card for name, card in event.cards.items()}
     if set(seats) != set(state.to_draw):
-        raise RuleBroken(Refusal.DRAW_PLAYERS, players=_names(state, state.to_draw))
+        raise RuleBroken(Refusal.DRAW_PLAYERS, players=state.names(state.to_draw))
     seen: set[Card] = set()
     for card in seats.values():
         if card in seen:
@@ -197,20 +193,8 @@ def _dealer(state: MatchState, event: Dealer) -> MatchState:
 
 def _exchange(state: MatchState, event: Exchange) -> MatchState:
     _check_in_round(state)
-    seat = _taking_part(state, event.player)
-    if state.stage is not Stage.EXCHANGE:
-        raise RuleBroken(Refusal.EXCHANGE_CLOSED, phase=state.phase)
-    if seat in state.exchanged:
-        raise RuleBroken(Refusal.EXCHANGE_TWICE, player=event.player, phase=state.phase)
-    if state.exchanged:
-        last = max(state.exchanged, key=state.order.index)
-        if state.order.index(seat) < state.order.index(last):
-            raise RuleBroken(Refusal.EXCHANGE_ORDER, player=event.player, last=state.players[last])
-    threshold = state.rules.no_exchange_at
-    if event.count > 0 and threshold is not None and state.scores[seat] >= threshold:
-        raise RuleBroken(
-            Refusal.EXCHANGE_THRESHOLD, player=event.player, score=state.scores[seat], threshold=threshold
-        )
+    seat = _seat(state, event.player)
+    _refuse(state.exchange_refusal(seat, event.count))
     pile, discards, reshuffled = state.draw_pile, state.discards, False
     if event.count <= pile:
         pile, discards = pile - event.count, discards + event.count
@@ -226,17 +210,9 @@ def _exchange(state: MatchState, event: Exchange) -> MatchState:
 
 def _show(state: MatchState, event: Show) -> MatchState:
     _check_in_round(state)
-    seat = _taking_part(state, event.player)
-    if state.phase != 2 or state.stage is not Stage.EXCHANGE:
-        raise RuleBroken(Refusal.SHOW_PHASE)
-    if state.phase1 is None:
-        raise RuleBroken(Refusal.SHOW_NOBODY)
-    if seat != state.phase1.seat:
-        raise RuleBroken(Refusal.SHOW_PLAYER, scorer=state.players[state.phase1.seat])
-    if state.shown:
-        raise RuleBroken(Refusal.SHOW_TWICE, player=event.player)
-    if seat in state.exchanged:
-        raise RuleBroken(Refusal.SHOW_LATE, player=event.player)
+    seat = _seat(state, event.player)
+    _refuse(state.show_refusal(seat))
+    assert state.phase1 is not None
     supported = _hand_of(event.cards).category.order >= state.phase1.hand.order
     return state.evolve(shown=True, unsupported=None if supported else state.phase1)
 
@@ -345,7 +321,7 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
     if state.stage is not Stage.TIE or state.tie is None:
         raise RuleBroken(Refusal.NO_TIE)
     tie = state.tie
-    tied = _names(state, tie.seats)
+    tied = state.names(tie.seats)
     if event.cards is None:
         if event.winner is None:
             return _nobody_scores(state, tie.hand, said(N_("identical hands: nobody scores")))
@@ -372,23 +348,13 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
 
 def _chicago(state: MatchState, event: Chicago) -> MatchState:
     _check_in_round(state)
-    seat = _taking_part(state, event.player)
-    if state.phase == 3 and state.chicago is not None and not state.tricks:
-        raise RuleBroken(Refusal.CHICAGO_TWICE, caller=state.players[state.chicago])
-    if state.phase != 3 or state.stage not in (Stage.EXCHANGE, Stage.TRICKS) or state.tricks:
-        raise RuleBroken(Refusal.CHICAGO_PHASE)
-    minimum = state.rules.chicago_min
-    if state.scores[seat] < minimum:
-        raise RuleBroken(Refusal.CHICAGO_MIN, player=event.player, score=state.scores[seat], min=minimum)
+    seat = _seat(state, event.player)
+    _refuse(state.chicago_refusal(seat))
     return state.evolve(chicago=seat, stage=Stage.TRICKS)
 
 
 def _check_trick_time(state: MatchState) -> None:
-    _check_in_round(state)
-    if state.phase == 3 and state.tricks_over:
-        raise RuleBroken(Refusal.TRICKS_OVER)
-    if state.phase != 3 or state.stage not in (Stage.EXCHANGE, Stage.TRICKS):
-        raise RuleBroken(Refusal.TRICKS_PHASE)
+    _refuse(state.trick_refusal())
 
 
 def _trick(state: MatchState, event: Trick) -> MatchState:
