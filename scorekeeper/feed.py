@@ -19,7 +19,8 @@ from scorekeeper.events import (
     Undo,
 )
 from scorekeeper.hands import Category
-from scorekeeper.state import MatchState, ScoreChange
+from scorekeeper.scores import Reason, ScoreChange
+from scorekeeper.state import MatchState
 from scorekeeper.words import N_, Said, listed, said
 
 
@@ -95,31 +96,18 @@ def undo_words(cancelled: Event) -> Said:
     return said(N_("Undo: {event}"), event=describe_words(cancelled))
 
 
-REASONS = {
-    "last_trick": N_("last trick"),
-    "chicago_won": N_("Chicago won"),
-    "chicago_lost": N_("Chicago lost"),
-    "adjust": N_("correction"),
-}
-
-
 def change_words(state: MatchState, change: ScoreChange) -> Said:
     """A change of a total, kept apart for translation: ``Bo +2, two pair``."""
     what: Said | Category
     if change.hand is not None:
         what = change.hand
-    elif change.reason == "adjust" and change.note:
+    elif change.reason is Reason.ADJUST and change.note:
         what = said(N_("correction: {note}"), note=change.note)
     else:
-        what = said(REASONS[change.reason])
+        what = said(change.reason.phrase)
     return said(
         N_("{player} {delta}, {what}"),
         player=state.players[change.seat],
         delta=f"{change.delta:+d}",
         what=what,
     )
-
-
-def describe_change(state: MatchState, change: ScoreChange) -> str:
-    """Say a change of a total: ``Bo +2, two pair``."""
-    return str(change_words(state, change))

@@ -28,24 +28,19 @@ from scorekeeper.events import (
     Undo,
 )
 from scorekeeper.hands import Category, Hand, evaluate, explain_words
-from scorekeeper.refusals import RuleBroken
+from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules, WinMode
+from scorekeeper.scores import Outcome, Reason, ScoreChange, Scored, _History
 from scorekeeper.state import (
+    DECK_SIZE,
+    HAND_SIZE,
+    TRICKS_PER_ROUND,
     Declaration,
     MatchState,
-    Outcome,
     PendingTie,
-    ScoreChange,
-    Scored,
     Stage,
-    _History,
 )
 from scorekeeper.words import N_, Said, said
-
-DECK_SIZE = 52
-HAND_SIZE = 5
-TRICKS_PER_ROUND = 5
-
 
 # Who is who.
 
@@ -54,43 +49,36 @@ def _seat(state: MatchState, name: str) -> int:
     try:
         return state.players.index(name)
     except ValueError:
-        raise RuleBroken("unknown_player", player=name) from None
+        raise RuleBroken(Refusal.UNKNOWN_PLAYER, player=name) from None
 
 
 def _taking_part(state: MatchState, name: str) -> int:
     seat = _seat(state, name)
-    if seat not in state.order:
-        raise RuleBroken("sitting_out", player=name)
+    _refuse(state.seat_refusal(seat))
     return seat
 
 
 def _check_in_round(state: MatchState, *, tie_ok: bool = False) -> None:
-    """Refuse play before the first dealer is known, after the winner, or over an open tie."""
-    if state.stage is Stage.FINISHED:
-        raise RuleBroken("finished", winner=state.winner_name)
-    if state.stage is Stage.FIRST_DEALER:
-        raise RuleBroken("no_dealer")
-    if state.stage is Stage.TIE and not tie_ok:
-        assert state.tie is not None
-        raise RuleBroken("tie_pending", players=_names(state, state.tie.seats))
+    _refuse(state.round_refusal(tie_ok=tie_ok))
 
 
-def _names(state: MatchState, seats: Iterable[int]) -> str:
-    names = [state.players[s] for s in seats]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+def _refuse(refusal: RuleBroken | None) -> None:
+    """Raise the state's answer to "may this be recorded now?" when it is a refusal."""
+    if refusal is not None:
+        raise refusal
 
 
 def _hand_of(cards: Sequence[Card]) -> Hand:
     try:
         return evaluate(tuple(cards))
     except CardError as error:
-        raise RuleBroken("bad_cards", error=str(error)) from None
+        raise RuleBroken(Refusal.BAD_CARDS, error=str(error)) from None
 
 
 # Scores.
 
 
-def _score(state: MatchState, seat: int, delta: int, reason: str, **info: Any) -> MatchState:
+def _score(state: MatchState, seat: int, delta: int, reason: Reason, **info: Any) -> MatchState:
     """Change a total, never below 0 (RULES.md, Points), and check "first to reach"."""
     old = state.scores[seat]
     new = max(0, old + delta)
@@ -177,14 +165,14 @@ def _after_showdown(state: MatchState) -> MatchState:
 
 def _draw(state: MatchState, event: Draw) -> MatchState:
     if state.stage is not Stage.FIRST_DEALER:
-        raise RuleBroken("dealer_known")
+        raise RuleBroken(Refusal.DEALER_KNOWN)
     seats = {_seat(state, name): card for name, card in event.cards.items()}
     if set(seats) != set(state.to_draw):
-        raise RuleBroken("draw_players", players=_names(state, state.to_draw))
+        raise RuleBroken(Refusal.DRAW_PLAYERS, players=state.names(state.to_draw))
     seen: set[Card] = set()
     for card in seats.values():
         if card in seen:
-            raise RuleBroken("draw_card_twice", card=repr(card))
+            raise RuleBroken(Refusal.DRAW_CARD_TWICE, card=repr(card))
         seen.add(card)
     low = min(card.rank for card in seats.values())
     lowest = tuple(sorted(s for s, card in seats.items() if card.rank == low))
@@ -195,7 +183,7 @@ def _draw(state: MatchState, event: Draw) -> MatchState:
 
 def _dealer(state: MatchState, event: Dealer) -> MatchState:
     if state.stage is not Stage.FIRST_DEALER:
-        raise RuleBroken("dealer_known")
+        raise RuleBroken(Refusal.DEALER_KNOWN)
     seat = _seat(state, event.player)
     return _start_round(state, seat, tuple(range(len(state.players))), False)
 
@@ -205,20 +193,8 @@ def _dealer(state: MatchState, event: Dealer) -> MatchState:
 
 def _exchange(state: MatchState, event: Exchange) -> MatchState:
     _check_in_round(state)
-    seat = _taking_part(state, event.player)
-    if state.stage is not Stage.EXCHANGE:
-        raise RuleBroken("exchange_closed", phase=state.phase)
-    if seat in state.exchanged:
-        raise RuleBroken("exchange_twice", player=event.player, phase=state.phase)
-    if state.exchanged:
-        last = max(state.exchanged, key=state.order.index)
-        if state.order.index(seat) < state.order.index(last):
-            raise RuleBroken("exchange_order", player=event.player, last=state.players[last])
-    threshold = state.rules.no_exchange_at
-    if event.count > 0 and threshold is not None and state.scores[seat] >= threshold:
-        raise RuleBroken(
-            "exchange_threshold", player=event.player, score=state.scores[seat], threshold=threshold
-        )
+    seat = _seat(state, event.player)
+    _refuse(state.exchange_refusal(seat, event.count))
     pile, discards, reshuffled = state.draw_pile, state.discards, False
     if event.count <= pile:
         pile, discards = pile - event.count, discards + event.count
@@ -234,17 +210,9 @@ def _exchange(state: MatchState, event: Exchange) -> MatchState:
 
 def _show(state: MatchState, event: Show) -> MatchState:
     _check_in_round(state)
-    seat = _taking_part(state, event.player)
-    if state.phase != 2 or state.stage is not Stage.EXCHANGE:
-        raise RuleBroken("show_phase")
-    if state.phase1 is None:
-        raise RuleBroken("show_nobody")
-    if seat != state.phase1.seat:
-        raise RuleBroken("show_player", scorer=state.players[state.phase1.seat])
-    if state.shown:
-        raise RuleBroken("show_twice", player=event.player)
-    if seat in state.exchanged:
-        raise RuleBroken("show_late", player=event.player)
+    seat = _seat(state, event.player)
+    _refuse(state.show_refusal(seat))
+    assert state.phase1 is not None
     supported = _hand_of(event.cards).category.order >= state.phase1.hand.order
     return state.evolve(shown=True, unsupported=None if supported else state.phase1)
 
@@ -261,9 +229,9 @@ def _check_turn(state: MatchState, player: str) -> int:
             return expected
     _check_in_round(state)
     if state.phase == 3 and stage in (Stage.EXCHANGE, Stage.TRICKS):
-        raise RuleBroken("tricks_first")
+        raise RuleBroken(Refusal.TRICKS_FIRST)
     _taking_part(state, player)
-    raise RuleBroken("declare_turn", expected=state.players[expected], player=player)
+    raise RuleBroken(Refusal.DECLARE_TURN, expected=state.players[expected], player=player)
 
 
 def _shown_cards(state: MatchState) -> Iterable[tuple[int, tuple[Card, ...]]]:
@@ -279,21 +247,21 @@ def _check_cards(state: MatchState, seat: int, cards: tuple[Card, ...], hand: Ca
     """The cards must make exactly ``hand``, and no card may be in two hands (one deck)."""
     actual = _hand_of(cards).category
     if actual is not hand:
-        raise RuleBroken("cards_make", cards=format_hand(cards), actual=actual, hand=hand)
+        raise RuleBroken(Refusal.CARDS_MAKE, cards=format_hand(cards), actual=actual, hand=hand)
     mine = {card.index for card in cards}
     for other, known in _shown_cards(state):
         for card in known:
             if other != seat and card.index in mine:
-                raise RuleBroken("card_in_two_hands", card=repr(card), other=state.players[other])
+                raise RuleBroken(Refusal.CARD_IN_TWO_HANDS, card=repr(card), other=state.players[other])
 
 
 def _declare(state: MatchState, event: Declare) -> MatchState:
     seat = _check_turn(state, event.player)
     if not event.hand.is_declarable:
-        raise RuleBroken("high_card", player=event.player)
+        raise RuleBroken(Refusal.HIGH_CARD, player=event.player)
     best = state.best
     if best is not None and event.hand.order < best.order:
-        raise RuleBroken("declare_too_low", player=event.player, best=best)
+        raise RuleBroken(Refusal.DECLARE_TOO_LOW, player=event.player, best=best)
     if event.cards is not None:
         _check_cards(state, seat, event.cards, event.hand)
     return _spoken(state, Declaration(seat, event.hand, event.cards))
@@ -335,7 +303,7 @@ def _score_hand(state: MatchState, seat: int, hand: Category, reason: Said | str
         tie=None,
         phase1=Scored(seat, hand, points) if state.phase == 1 else state.phase1,
     )
-    return _after_showdown(_score(state, seat, points, "hand", hand=hand, note=reason))
+    return _after_showdown(_score(state, seat, points, Reason.HAND, hand=hand, note=reason))
 
 
 def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
@@ -351,22 +319,22 @@ def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
 def _tie(state: MatchState, event: Tie) -> MatchState:
     _check_in_round(state, tie_ok=True)
     if state.stage is not Stage.TIE or state.tie is None:
-        raise RuleBroken("no_tie")
+        raise RuleBroken(Refusal.NO_TIE)
     tie = state.tie
-    tied = _names(state, tie.seats)
+    tied = state.names(tie.seats)
     if event.cards is None:
         if event.winner is None:
             return _nobody_scores(state, tie.hand, said(N_("identical hands: nobody scores")))
         seat = _seat(state, event.winner)
         if seat not in tie.seats:
-            raise RuleBroken("not_in_tie", player=event.winner, players=tied)
+            raise RuleBroken(Refusal.NOT_IN_TIE, player=event.winner, players=tied)
         return _score_hand(state, seat, tie.hand, said(N_("the scorekeeper's verdict")))
     for name, cards in event.cards.items():
         seat = _seat(state, name)
         if seat not in tie.seats:
-            raise RuleBroken("not_in_tie", player=name, players=tied)
+            raise RuleBroken(Refusal.NOT_IN_TIE, player=name, players=tied)
         if tie.cards_of(seat) is not None:
-            raise RuleBroken("tie_cards_known", player=name)
+            raise RuleBroken(Refusal.TIE_CARDS_KNOWN, player=name)
         _check_cards(state, seat, cards, tie.hand)
         tie = replace(tie, cards=tie.cards + ((seat, cards),))
         state = state.evolve(tie=tie)
@@ -380,23 +348,13 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
 
 def _chicago(state: MatchState, event: Chicago) -> MatchState:
     _check_in_round(state)
-    seat = _taking_part(state, event.player)
-    if state.phase == 3 and state.chicago is not None and not state.tricks:
-        raise RuleBroken("chicago_twice", caller=state.players[state.chicago])
-    if state.phase != 3 or state.stage not in (Stage.EXCHANGE, Stage.TRICKS) or state.tricks:
-        raise RuleBroken("chicago_phase")
-    minimum = state.rules.chicago_min
-    if state.scores[seat] < minimum:
-        raise RuleBroken("chicago_min", player=event.player, score=state.scores[seat], min=minimum)
+    seat = _seat(state, event.player)
+    _refuse(state.chicago_refusal(seat))
     return state.evolve(chicago=seat, stage=Stage.TRICKS)
 
 
 def _check_trick_time(state: MatchState) -> None:
-    _check_in_round(state)
-    if state.phase == 3 and state.tricks_over:
-        raise RuleBroken("tricks_over")
-    if state.phase != 3 or state.stage not in (Stage.EXCHANGE, Stage.TRICKS):
-        raise RuleBroken("tricks_phase")
+    _refuse(state.trick_refusal())
 
 
 def _trick(state: MatchState, event: Trick) -> MatchState:
@@ -404,7 +362,7 @@ def _trick(state: MatchState, event: Trick) -> MatchState:
     seat = _taking_part(state, event.winner)
     for number, (_, played) in enumerate(state.tricks, start=1):
         if event.card is not None and played == event.card:
-            raise RuleBroken("trick_card_played", card=repr(event.card), number=number)
+            raise RuleBroken(Refusal.TRICK_CARD_PLAYED, card=repr(event.card), number=number)
     last = len(state.tricks) + 1 == TRICKS_PER_ROUND
     if last and state.chicago is None:
         _check_deuce_card(state, event.card)
@@ -419,7 +377,7 @@ def _trick(state: MatchState, event: Trick) -> MatchState:
 def _last_trick(state: MatchState, event: LastTrick) -> MatchState:
     _check_trick_time(state)
     if state.tricks:
-        raise RuleBroken("tricks_one_by_one", number=len(state.tricks) + 1)
+        raise RuleBroken(Refusal.TRICKS_ONE_BY_ONE, number=len(state.tricks) + 1)
     seat = _taking_part(state, event.winner)
     if state.chicago is not None and seat != state.chicago:
         return _chicago_lost(state)  # the trick that broke the Chicago ended the play
@@ -430,7 +388,7 @@ def _last_trick(state: MatchState, event: LastTrick) -> MatchState:
 
 def _check_deuce_card(state: MatchState, card: Card | None) -> None:
     if state.rules.deuce_last_trick_double and card is None:
-        raise RuleBroken("deuce_card")
+        raise RuleBroken(Refusal.DEUCE_CARD)
 
 
 def _trick_play_over(state: MatchState) -> MatchState:
@@ -441,17 +399,17 @@ def _chicago_lost(state: MatchState) -> MatchState:
     """RULES.md, Phase 3 step 4: the Chicago player loses 15; nobody scores the last trick."""
     seat = state.chicago
     assert seat is not None
-    return _score(_trick_play_over(state), seat, -state.rules.chicago, "chicago_lost")
+    return _score(_trick_play_over(state), seat, -state.rules.chicago, Reason.CHICAGO_LOST)
 
 
 def _last_trick_won(state: MatchState, seat: int, card: Card | None) -> MatchState:
     state = _trick_play_over(state)
     if state.chicago == seat:
-        return _score(state, seat, state.rules.chicago, "chicago_won")
+        return _score(state, seat, state.rules.chicago, Reason.CHICAGO_WON)
     points = state.rules.last_trick
     if state.rules.deuce_last_trick_double and card is not None and card.rank is Rank.TWO:
         points *= 2
-    return _score(state, seat, points, "last_trick")
+    return _score(state, seat, points, Reason.LAST_TRICK)
 
 
 # Corrections.
@@ -459,11 +417,11 @@ def _last_trick_won(state: MatchState, seat: int, card: Card | None) -> MatchSta
 
 def _adjust(state: MatchState, event: Adjust) -> MatchState:
     if state.stage is Stage.FINISHED:
-        raise RuleBroken("finished", winner=state.winner_name)
+        raise RuleBroken(Refusal.FINISHED, winner=state.winner_name)
     seat = _seat(state, event.player)
     if event.points == 0:
-        raise RuleBroken("adjust_zero")
-    state = _score(state, seat, event.points, "adjust", note=event.reason)
+        raise RuleBroken(Refusal.ADJUST_ZERO)
+    state = _score(state, seat, event.points, Reason.ADJUST, note=event.reason)
     if state.unsupported is not None and state.unsupported.seat == seat:
         state = state.evolve(unsupported=None)
     return state
@@ -503,7 +461,7 @@ def replay(players: Sequence[str], rules: Rules, events: Sequence[Event]) -> Mat
         try:
             if isinstance(event, Undo):
                 if not earlier:
-                    raise RuleBroken("nothing_to_undo")
+                    raise RuleBroken(Refusal.NOTHING_TO_UNDO)
                 state = earlier.pop()
             else:
                 after = _HANDLERS[type(event)](state, event)
@@ -517,20 +475,11 @@ def replay(players: Sequence[str], rules: Rules, events: Sequence[Event]) -> Mat
 
 def in_effect(events: Sequence[Event]) -> list[int]:
     """The indexes of the events still in effect: undone events and undos left out."""
-    return _undo_walk(events)[0]
-
-
-def undone(events: Sequence[Event]) -> dict[int, int]:
-    """For each undo, the index of the event it cancelled: ``{undo index: event index}``."""
-    return _undo_walk(events)[1]
+    return undo_walk(events)[0]
 
 
 def undo_walk(events: Sequence[Event]) -> tuple[list[int], dict[int, int]]:
-    """Both answers in one pass: the events in effect, and what each undo cancelled."""
-    return _undo_walk(events)
-
-
-def _undo_walk(events: Sequence[Event]) -> tuple[list[int], dict[int, int]]:
+    """The events in effect, and for each undo the index of the event it cancelled."""
     kept: list[int] = []
     cancelled: dict[int, int] = {}
     for index, event in enumerate(events):

@@ -100,11 +100,6 @@ class Rules:
     def __hash__(self) -> int:
         return hash(repr(sorted(self.to_dict().items())))
 
-    def summary(self) -> str:
-        """Say in one line how these rules differ from the base rules."""
-        parts = self.summary_words()
-        return ", ".join(str(p) for p in parts) if parts else "base rules"
-
     def summary_words(self) -> tuple[Said, ...]:
         """Each way these rules differ from the base rules, kept apart for translation."""
         parts = []

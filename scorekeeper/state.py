@@ -6,15 +6,21 @@ legal now) instead of working them out again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
 from scorekeeper.cards import Card
 from scorekeeper.hands import DECLARABLE, Category
+from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules
+from scorekeeper.scores import Outcome, ScoreChange, Scored, _History
 from scorekeeper.words import N_, Said, joined, said
+
+DECK_SIZE = 52
+HAND_SIZE = 5
+TRICKS_PER_ROUND = 5
 
 
 class Stage(StrEnum):
@@ -48,80 +54,6 @@ class PendingTie:
     def cards_of(self, seat: int) -> tuple[Card, ...] | None:
         """The cards known for ``seat`` in this tie, or None."""
         return next((c for s, c in self.cards if s == seat), None)
-
-
-@dataclass(frozen=True, slots=True)
-class Scored:
-    """Who scored a showdown, for which hand and how many points (phase 2's show checks it)."""
-
-    seat: int
-    hand: Category
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreChange:
-    """One change of a total: ``delta`` is what was really applied after the floor at 0."""
-
-    round: int
-    phase: int
-    seat: int
-    delta: int
-    reason: str  # hand, last_trick, chicago_won, chicago_lost, adjust
-    hand: Category | None = None
-    note: str | Said = ""  # a correction's reason, or why a hand won
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How the latest showdown ended: who scored (``player``, None for nobody) and why."""
-
-    round: int
-    phase: int
-    player: str | None
-    hand: Category | None
-    points: int
-    reason: Said | str  # "" when the best hand simply won
-
-    @property
-    def text(self) -> str:
-        """The outcome in words: ``Cia +2, two pair (…)`` or why nobody scored."""
-        return str(self.words)
-
-    @property
-    def words(self) -> Said:
-        """``text``, kept apart for translation."""
-        if self.player is None or self.hand is None:
-            return self.reason if isinstance(self.reason, Said) else said(N_("nobody scores"))
-        scored = said(
-            N_("{player} +{points}, {hand}"), player=self.player, points=self.points, hand=self.hand
-        )
-        if not self.reason:
-            return scored
-        return said(N_("{outcome} ({reason})"), outcome=scored, reason=self.reason)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _History:
-    """A persistent list of score changes (newest first), so that appending costs O(1)."""
-
-    change: ScoreChange
-    before: _History | None
-
-    def __eq__(self, other: object) -> bool:
-        # Walk the list instead of recursing: a long match has hundreds of changes.
-        a: _History | None = self
-        b = other
-        while isinstance(a, _History) and isinstance(b, _History):
-            if a is b:
-                return True
-            if a.change != b.change:
-                return False
-            a, b = a.before, b.before
-        return a is None and b is None
-
-    def __hash__(self) -> int:
-        return hash(self.change)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,17 +189,6 @@ class MatchState:
         """Every change of a total since the start, oldest first."""
         return list(self.iter_changes())[::-1]
 
-    def can_call_chicago(self, seat: int) -> bool:
-        """True if ``seat`` may call Chicago now (phase 3, before a trick, enough points)."""
-        return (
-            self.phase == 3
-            and self.stage in (Stage.EXCHANGE, Stage.TRICKS)
-            and not self.tricks
-            and self.chicago is None
-            and seat in self.order
-            and self.scores[seat] >= self.rules.chicago_min
-        )
-
     def next_action(self) -> NextAction:
         """Say what is to be recorded next."""
         names = self.players
@@ -303,6 +224,147 @@ class MatchState:
         if self.stage is Stage.EXCHANGE:
             text = said(N_("exchanges, then {action}"), action=text)
         return NextAction("declare", names[seat], hands=self.legal_hands(), text=text)
+
+    @property
+    def open_stages(self) -> tuple[Stage, ...]:
+        """The stages whose events can be recorded now, in the order they come.
+
+        Recording exchanges is optional, so while they are open the step after
+        them is open too: the showdown in phases 1 and 2, the tricks in phase 3.
+        """
+        if self.stage is Stage.EXCHANGE:
+            return (Stage.EXCHANGE, Stage.TRICKS if self.phase == 3 else Stage.SHOWDOWN)
+        return (self.stage,)
+
+    @property
+    def drawing_again(self) -> bool:
+        """Only the players who tied for the lowest card draw (RULES.md, Table and cards)."""
+        return self.stage is Stage.FIRST_DEALER and len(self.to_draw) < len(self.players)
+
+    @property
+    def last_showdown(self) -> bool:
+        """The showdown after the tricks, which ends the round."""
+        return self.stage is Stage.SHOWDOWN and self.phase == 3
+
+    @property
+    def show_due(self) -> bool:
+        """RULES.md, Phase 2: the phase-1 scorer shows the hand now, before exchanging."""
+        return self.phase1 is not None and self.show_refusal(self.phase1.seat) is None
+
+    @property
+    def chicago_open(self) -> bool:
+        """Chicago can still be called this round: phase 3, before the first trick, by nobody yet."""
+        return self._chicago_closed() is None and self.chicago is None
+
+    @property
+    def last_trick_alone(self) -> bool:
+        """The last trick may be recorded alone, instead of trick by trick: no trick is recorded yet."""
+        return self._trick_closed() is None and not self.tricks
+
+    # Why an event may not be recorded now. Each answer is the refusal the engine
+    # raises for that event (None: it may be recorded), so each rule is decided here once.
+
+    def round_refusal(self, *, tie_ok: bool = False) -> RuleBroken | None:
+        """Refuse play before the first dealer is known, after the winner, or over an open tie."""
+        if self.stage is Stage.FINISHED:
+            return RuleBroken(Refusal.FINISHED, winner=self.winner_name)
+        if self.stage is Stage.FIRST_DEALER:
+            return RuleBroken(Refusal.NO_DEALER)
+        if self.stage is Stage.TIE and not tie_ok:
+            assert self.tie is not None
+            return RuleBroken(Refusal.TIE_PENDING, players=self.names(self.tie.seats))
+        return None
+
+    def seat_refusal(self, seat: int) -> RuleBroken | None:
+        """Refuse a player who sits out this tie-break round."""
+        if seat not in self.order:
+            return RuleBroken(Refusal.SITTING_OUT, player=self.players[seat])
+        return None
+
+    def exchange_refusal(self, seat: int, count: int) -> RuleBroken | None:
+        """Why ``seat`` may not exchange ``count`` cards now, or None."""
+        refusal = self.round_refusal() or self.seat_refusal(seat)
+        if refusal is not None:
+            return refusal
+        player = self.players[seat]
+        if self.stage is not Stage.EXCHANGE:
+            return RuleBroken(Refusal.EXCHANGE_CLOSED, phase=self.phase)
+        if seat in self.exchanged:
+            return RuleBroken(Refusal.EXCHANGE_TWICE, player=player, phase=self.phase)
+        if self.exchanged:
+            last = max(self.exchanged, key=self.order.index)
+            if self.order.index(seat) < self.order.index(last):
+                return RuleBroken(Refusal.EXCHANGE_ORDER, player=player, last=self.players[last])
+        threshold = self.rules.no_exchange_at
+        if count > 0 and threshold is not None and self.scores[seat] >= threshold:
+            score = self.scores[seat]
+            return RuleBroken(Refusal.EXCHANGE_THRESHOLD, player=player, score=score, threshold=threshold)
+        return None
+
+    def exchange_max(self, seat: int) -> int | None:
+        """How many cards ``seat`` may exchange now at most (None: no exchange by ``seat`` now)."""
+        if self.exchange_refusal(seat, 0) is not None:
+            return None
+        return HAND_SIZE if self.exchange_refusal(seat, HAND_SIZE) is None else 0
+
+    def show_refusal(self, seat: int) -> RuleBroken | None:
+        """Why ``seat`` may not show a hand now (RULES.md, Phase 2), or None."""
+        refusal = self.round_refusal() or self.seat_refusal(seat)
+        if refusal is not None:
+            return refusal
+        if self.phase != 2 or self.stage is not Stage.EXCHANGE:
+            return RuleBroken(Refusal.SHOW_PHASE)
+        if self.phase1 is None:
+            return RuleBroken(Refusal.SHOW_NOBODY)
+        if seat != self.phase1.seat:
+            return RuleBroken(Refusal.SHOW_PLAYER, scorer=self.players[self.phase1.seat])
+        if self.shown:
+            return RuleBroken(Refusal.SHOW_TWICE, player=self.players[seat])
+        if seat in self.exchanged:
+            return RuleBroken(Refusal.SHOW_LATE, player=self.players[seat])
+        return None
+
+    def chicago_refusal(self, seat: int) -> RuleBroken | None:
+        """Why ``seat`` may not call Chicago now (RULES.md, Phase 3), or None."""
+        refusal = self.round_refusal() or self.seat_refusal(seat)
+        if refusal is not None:
+            return refusal
+        if self.phase == 3 and self.chicago is not None and not self.tricks:
+            return RuleBroken(Refusal.CHICAGO_TWICE, caller=self.players[self.chicago])
+        refusal = self._chicago_closed()
+        if refusal is not None:
+            return refusal
+        minimum = self.rules.chicago_min
+        if self.scores[seat] < minimum:
+            return RuleBroken(
+                Refusal.CHICAGO_MIN, player=self.players[seat], score=self.scores[seat], min=minimum
+            )
+        return None
+
+    def can_call_chicago(self, seat: int) -> bool:
+        """True if ``seat`` may call Chicago now."""
+        return self.chicago_refusal(seat) is None
+
+    def trick_refusal(self) -> RuleBroken | None:
+        """Why no trick may be recorded now, or None."""
+        return self.round_refusal() or self._trick_closed()
+
+    def _chicago_closed(self) -> RuleBroken | None:
+        if self.phase != 3 or self.stage not in (Stage.EXCHANGE, Stage.TRICKS) or self.tricks:
+            return RuleBroken(Refusal.CHICAGO_PHASE)
+        return None
+
+    def _trick_closed(self) -> RuleBroken | None:
+        if self.phase == 3 and self.tricks_over:
+            return RuleBroken(Refusal.TRICKS_OVER)
+        if self.phase != 3 or self.stage not in (Stage.EXCHANGE, Stage.TRICKS):
+            return RuleBroken(Refusal.TRICKS_PHASE)
+        return None
+
+    def names(self, seats: Iterable[int]) -> str:
+        """The players in ``seats``, joined for a sentence."""
+        names = [self.players[s] for s in seats]
+        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
     def iter_changes(self) -> Iterator[ScoreChange]:
         """The score changes, newest first."""

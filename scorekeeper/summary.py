@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scorekeeper.events import Declare, Event
-from scorekeeper.feed import REASONS
 from scorekeeper.hands import Category
 from scorekeeper.match import in_effect
-from scorekeeper.state import MatchState, ScoreChange
+from scorekeeper.scores import Reason, ScoreChange
+from scorekeeper.state import MatchState
 from scorekeeper.words import N_, Said, english, said
 
 
@@ -42,9 +42,9 @@ class SheetRound:
 def _what(change: ScoreChange) -> Said | Category:
     if change.hand is not None:
         return change.hand
-    if change.reason == "adjust" and change.note:
+    if change.reason is Reason.ADJUST and change.note:
         return said(N_("correction ({note})"), note=change.note)
-    return said(REASONS[change.reason])
+    return said(change.reason.phrase)
 
 
 def score_sheet(state: MatchState) -> list[SheetRound]:
@@ -114,11 +114,11 @@ def figures(state: MatchState, events: Sequence[Event]) -> list[PlayerFigures]:
     ]
     for change in state.changes():
         player = out[change.seat]
-        key = change.hand.value if change.hand is not None else change.reason
+        key = change.hand.value if change.hand is not None else change.reason.value
         player.points[key] = player.points.get(key, 0) + change.delta
-        if change.reason == "chicago_won":
+        if change.reason is Reason.CHICAGO_WON:
             player.chicago_won += 1
-        elif change.reason == "chicago_lost":
+        elif change.reason is Reason.CHICAGO_LOST:
             player.chicago_lost += 1
     seats = {name: seat for seat, name in enumerate(state.players)}
     for index in in_effect(events):

@@ -20,8 +20,9 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.cards import Card, Rank, Suit
 from scorekeeper.hands import Category
-from scorekeeper.refusals import MESSAGES, RuleBroken
+from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
+from scorekeeper.scores import Reason
 from scorekeeper.words import N_, Said
 
 LANGUAGES = {
@@ -67,12 +68,6 @@ SUITS = {
     Suit.DIAMONDS: N_("diamonds"),
     Suit.CLUBS: N_("clubs"),
 }
-SOURCES = {
-    "last_trick": N_("Last trick"),
-    "chicago_won": N_("Chicago won"),
-    "chicago_lost": N_("Chicago lost"),
-    "adjust": N_("Corrections"),
-}
 
 
 def card_name(card: Card) -> str:
@@ -82,8 +77,9 @@ def card_name(card: Card) -> str:
 
 def point_source(source: str) -> str:
     """Where points came from: a hand's name, the last trick, Chicago or corrections."""
-    if source in SOURCES:
-        return str(_(SOURCES[source]))
+    for reason in Reason:
+        if reason == source:
+            return str(_(reason.label))
     return hand_name(Category(source))
 
 
@@ -147,7 +143,7 @@ def hand_name(category: Category) -> str:
 def refusal_text(error: RuleBroken) -> str:
     """The engine's refusal in the page's language."""
     words = {k: hand_name(v) if isinstance(v, Category) else v for k, v in error.params.items()}
-    return str(_(MESSAGES[error.code])).format(**words)
+    return str(_(error.refusal.message)).format(**words)
 
 
 def say(value: Any) -> str:

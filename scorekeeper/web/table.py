@@ -11,8 +11,7 @@ from flask_babel import gettext as _
 from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.match import undo_walk
-from scorekeeper.refusals import RuleBroken
-from scorekeeper.state import MatchState, Stage
+from scorekeeper.state import HAND_SIZE, MatchState, Stage
 from scorekeeper.web import capabilities
 from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.web.i18n import hand_name, refusal_text, rules_summary, say
@@ -73,16 +72,25 @@ def _feed(match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENG
 
 
 def _chicago_options(state: MatchState) -> list[dict[str, Any]]:
+    """Who may call Chicago, and why not in the engine's words."""
     options = []
     for seat in state.order:
-        name, score = state.players[seat], state.scores[seat]
-        reason = ""
-        if score < state.rules.chicago_min:
-            reason = refusal_text(
-                RuleBroken("chicago_min", player=name, score=score, min=state.rules.chicago_min)
-            )
-        options.append({"name": name, "enabled": state.can_call_chicago(seat), "reason": reason})
+        refusal = state.chicago_refusal(seat)
+        reason = "" if refusal is None else refusal_text(refusal)
+        options.append({"name": state.players[seat], "enabled": refusal is None, "reason": reason})
     return options
+
+
+_ROUND_STAGES = (Stage.EXCHANGE, Stage.SHOWDOWN, Stage.TRICKS)
+
+
+def turn_partials(state: MatchState) -> list[str]:
+    """The partials of the next action: one per stage open now, after the round's notes in a round."""
+    stages = state.open_stages
+    partials = [f"matches/turn/_{stage.value}.html" for stage in stages]
+    if stages[0] in _ROUND_STAGES:
+        partials.insert(0, "matches/turn/_round.html")
+    return partials
 
 
 def _used_cards(state: MatchState) -> set[str]:
@@ -103,7 +111,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "action": action,
         "action_text": say(action.text),
         "seats": _seats(state, action.player),
-        "stage": state.stage.value,
+        "turn_partials": turn_partials(state),
         "last_change": say(change_words(state, state.last_change)) if state.last_change else None,
         "outcome": say(state.outcome.words) if state.outcome else None,
         "undo_label": say(describe_words(match.events[kept[-1]])) if kept else None,
@@ -124,24 +132,22 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "refusal": None,
         "spectator": False,
     }
-    if state.stage in (Stage.EXCHANGE, Stage.TRICKS) and state.phase == 3:
-        context["chicago_options"] = _chicago_options(state)
+    if state.chicago_open:
+        context["chicago_options"] = options = _chicago_options(state)
+        context["chicago_callable"] = any(option["enabled"] for option in options)
         context["chicago_scores"] = ", ".join(f"{names[s]} {state.scores[s]}" for s in state.order)
-        context["trick_number"] = len(state.tricks) + 1
+    context["trick_number"] = len(state.tricks) + 1
     if state.tie is not None:
         context["tied"] = [names[s] for s in state.tie.seats]
         missing = [names[s] for s in state.tie.seats if state.tie.cards_of(s) is None]
         context["tie_next"] = missing[0] if missing else None
     if state.phase1 is not None:
         context["scorer"] = names[state.phase1.seat]
-        # RULES.md, Phase 2: the phase-1 scorer shows the hand before exchanging (optional to enter).
-        context["show_due"] = (
-            state.phase == 2
-            and state.stage is Stage.EXCHANGE
-            and not state.shown
-            and state.phase1.seat not in state.exchanged
-        )
-    context["exchanger"] = names[state.next_exchanger] if state.next_exchanger is not None else None
+    exchanger = state.next_exchanger
+    context["exchanger"] = None if exchanger is None else names[exchanger]
+    if exchanger is not None:
+        most = state.exchange_max(exchanger)
+        context["exchange_counts"] = [(n, most is not None and n <= most) for n in range(HAND_SIZE + 1)]
     context["round_summary"] = _round_summary(state)
     context.update(extra)
     return context

@@ -5,6 +5,7 @@ from script import QUIET_PHASE, play, refused
 
 from scorekeeper.hands import Category
 from scorekeeper.rules import BASE_POINTS, Rules, WinMode
+from scorekeeper.scores import Reason
 from scorekeeper.state import Stage
 
 # Anna deals; two quiet phases bring the round to phase 3.
@@ -55,8 +56,15 @@ def test_chicago_is_called_before_the_first_trick_of_phase_3():
 def test_chicago_won_scores_15_instead_of_the_last_trick():
     state = play(f"{with_points(15)}; chicago Bo; {ALL_FIVE_BY_BO}")
     assert state.totals["Bo"] == 30
-    assert state.last_change is not None and state.last_change.reason == "chicago_won"
+    assert state.last_change is not None and state.last_change.reason is Reason.CHICAGO_WON
     assert state.stage is Stage.SHOWDOWN and state.tricks_over
+
+
+def test_a_reason_is_spelled_as_the_stored_point_sources_spell_it():
+    # The web layer's figure columns (p_last_trick, p_chicago_won, ...) are named by these values.
+    spelled = ["hand", "last_trick", "chicago_won", "chicago_lost", "adjust"]
+    assert [reason.value for reason in Reason] == spelled
+    assert Reason.CHICAGO_LOST == "chicago_lost" and str(Reason.ADJUST) == "adjust"
 
 
 def test_chicago_lost_ends_the_tricks_at_once_and_costs_15():

@@ -5,7 +5,8 @@ from script import QUIET_PHASE, play, refused
 
 from scorekeeper.hands import Category
 from scorekeeper.rules import Rules
-from scorekeeper.state import Scored, Stage
+from scorekeeper.scores import Scored
+from scorekeeper.state import Stage
 
 TIED = "dealer Anna; declare Bo two_pair; declare Cia two_pair; pass Anna"
 

@@ -1,0 +1,103 @@
+"""How totals change: who scored a showdown, each change of a total and why, and their history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from scorekeeper.hands import Category
+from scorekeeper.words import N_, Said, said
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """Who scored a showdown, for which hand and how many points (phase 2's show checks it)."""
+
+    seat: int
+    hand: Category
+    points: int
+
+
+class Reason(StrEnum):
+    """Why a total changed: the value (the spelling of a point source), a label and a phrase for people."""
+
+    label: str  # as a heading: "Last trick"
+    phrase: str  # in a sentence: "Bo +5, last trick"
+
+    def __new__(cls, value: str, label: str, phrase: str) -> Reason:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        member.phrase = phrase
+        return member
+
+    HAND = "hand", N_("Hand"), N_("hand")
+    LAST_TRICK = "last_trick", N_("Last trick"), N_("last trick")
+    CHICAGO_WON = "chicago_won", N_("Chicago won"), N_("Chicago won")
+    CHICAGO_LOST = "chicago_lost", N_("Chicago lost"), N_("Chicago lost")
+    ADJUST = "adjust", N_("Corrections"), N_("correction")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChange:
+    """One change of a total: ``delta`` is what was really applied after the floor at 0."""
+
+    round: int
+    phase: int
+    seat: int
+    delta: int
+    reason: Reason
+    hand: Category | None = None
+    note: str | Said = ""  # a correction's reason, or why a hand won
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the latest showdown ended: who scored (``player``, None for nobody) and why."""
+
+    round: int
+    phase: int
+    player: str | None
+    hand: Category | None
+    points: int
+    reason: Said | str  # "" when the best hand simply won
+
+    @property
+    def text(self) -> str:
+        """The outcome in words: ``Cia +2, two pair (…)`` or why nobody scored."""
+        return str(self.words)
+
+    @property
+    def words(self) -> Said:
+        """``text``, kept apart for translation."""
+        if self.player is None or self.hand is None:
+            return self.reason if isinstance(self.reason, Said) else said(N_("nobody scores"))
+        scored = said(
+            N_("{player} +{points}, {hand}"), player=self.player, points=self.points, hand=self.hand
+        )
+        if not self.reason:
+            return scored
+        return said(N_("{outcome} ({reason})"), outcome=scored, reason=self.reason)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _History:
+    """A persistent list of score changes (newest first), so that appending costs O(1)."""
+
+    change: ScoreChange
+    before: _History | None
+
+    def __eq__(self, other: object) -> bool:
+        # Walk the list instead of recursing: a long match has hundreds of changes.
+        a: _History | None = self
+        b = other
+        while isinstance(a, _History) and isinstance(b, _History):
+            if a is b:
+                return True
+            if a.change != b.change:
+                return False
+            a, b = a.before, b.before
+        return a is None and b is None
+
+    def __hash__(self) -> int:
+        return hash(self.change)
