@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.events import Dealer, Event, Undo
-from scorekeeper.matchfile import FormatError, dumps
+from scorekeeper.events import Dealer, Declare, Event, Undo
+from scorekeeper.matchfile import FormatError, dumps, read_event
+from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.web import capabilities, eventlog, stats, writes
 from scorekeeper.web.cache import cache, text_size
@@ -32,7 +33,7 @@ from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
-from scorekeeper.web.table import table_context
+from scorekeeper.web.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
 from scorekeeper.words import N_
 
 __all__ = ["HTMX_SCRIPT", "bp"]
@@ -136,6 +137,47 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
 def record(match_id: str) -> BaseResponse:
     """Record one scorekeeper action (one event)."""
     return _record(match_id, lambda _: (event_from_form(request.form),))
+
+
+def _showdown_events(match: StoredMatch) -> tuple[Event, ...]:
+    """A quick entry's form (``player`` and ``hand``, both empty for "nobody scores") as its events."""
+    player, hand = request.form.get("player", ""), request.form.get("hand", "")
+    if "tap" in request.form:  # a cell of the grid: "<hand>:<player>" (a name may hold a colon)
+        hand, _colon, player = request.form["tap"].partition(":")
+    declared = None
+    if player or hand:
+        event = read_event({"type": "declare", "player": player, "hand": hand})
+        assert isinstance(event, Declare)
+        declared = event.hand
+    return showdown_events(eventlog.state_of(match), player or None, declared)
+
+
+@bp.post("/m/<match_id>/showdown")
+@keeper_required(_not_keeper)
+def showdown(match_id: str) -> BaseResponse:
+    """Record a whole showdown from one tap: who scored with what (one step, taken back by one undo)."""
+    return _record(match_id, _showdown_events)
+
+
+@bp.post("/m/<match_id>/entry")
+@keeper_required(_not_keeper)
+def entry(match_id: str) -> BaseResponse:
+    """Switch between the quick entry and declaration by declaration; this phone remembers the choice."""
+    style = request.form.get("style", "")
+    if style not in ENTRY_STYLES:
+        abort(400)
+    response: BaseResponse = redirect(url_for("matches.show", match_id=match_id), 303)
+    if wants_partial():
+        response = _table(match_or_404(match_id), entry_style=style)
+    response.set_cookie(
+        ENTRY_COOKIE,
+        style,
+        max_age=365 * 24 * 3600,
+        httponly=True,
+        samesite="Lax",
+        secure=current_app.config["SESSION_COOKIE_SECURE"],
+    )
+    return response
 
 
 @bp.post("/m/<match_id>/undo")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import url_for
+from flask import request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.match import undo_walk
+from scorekeeper.quick import speakers_left
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
 from scorekeeper.web import capabilities
 from scorekeeper.web.eventlog import StoredMatch
@@ -100,6 +101,26 @@ def _used_cards(state: MatchState) -> set[str]:
     return used
 
 
+ENTRY_COOKIE = "entry"
+ENTRY_STYLES = ("quick", "detail")  # one tap per showdown, or declaration by declaration
+
+
+def entry_style() -> str:
+    """How this phone records a showdown (remembered in a cookie; one tap unless it chose otherwise)."""
+    chosen = request.cookies.get(ENTRY_COOKIE, "")
+    return chosen if chosen in ENTRY_STYLES else ENTRY_STYLES[0]
+
+
+def quick_grid(state: MatchState) -> list[dict[str, Any]]:
+    """The one-tap showdown: a row per declarable hand, a cell per player, legal cells enabled."""
+    left, legal = set(speakers_left(state)), set(state.legal_hands())
+    names = [state.players[s] for s in state.order]
+    return [
+        {"hand": hand, "cells": [(name, name in left and hand in legal) for name in names]}
+        for hand in DECLARABLE
+    ]
+
+
 def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
     """Everything the table templates read; they compute nothing themselves."""
     action = state.next_action()
@@ -114,12 +135,15 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "turn_partials": turn_partials(state),
         "last_change": say(change_words(state, state.last_change)) if state.last_change else None,
         "outcome": say(state.outcome.words) if state.outcome else None,
-        "undo_label": say(describe_words(match.events[kept[-1]])) if kept else None,
+        "undo_label": _undo_label(match, kept),
         "feed": _feed(match, cancelled),
         "urls": {
             "matches.record": url_for("matches.record", match_id=match.id),
             "matches.undo": url_for("matches.undo", match_id=match.id),
+            "matches.showdown": url_for("matches.showdown", match_id=match.id),
+            "matches.entry": url_for("matches.entry", match_id=match.id),
         },
+        "entry_style": entry_style(),
         "declarations": [
             (names[d.seat], hand_name(d.hand) if d.hand else _("pass")) for d in state.declarations
         ],
@@ -132,6 +156,8 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "refusal": None,
         "spectator": False,
     }
+    if state.speaker is not None:
+        context["quick_grid"] = quick_grid(state)
     if state.chicago_open:
         context["chicago_options"] = options = _chicago_options(state)
         context["chicago_callable"] = any(option["enabled"] for option in options)
@@ -151,6 +177,14 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     context["round_summary"] = _round_summary(state)
     context.update(extra)
     return context
+
+
+def _undo_label(match: StoredMatch, kept: list[int]) -> str | None:
+    """What one undo takes back: the latest tap still in effect, each of its events (a showdown: several)."""
+    if not kept:
+        return None
+    step = match.steps[kept[-1]]
+    return " · ".join(say(describe_words(match.events[i])) for i in kept if match.steps[i] == step)
 
 
 def _round_summary(state: MatchState) -> str | None:

@@ -32,12 +32,32 @@ def button(page, name: str):
     return page.get_by_role("button", name=name, exact=True)
 
 
+def detailed_entry(page) -> None:
+    """Switch this phone to declaration-by-declaration entry, if it shows the one-tap grid."""
+    toggle = page.locator("#turn form.entry-style button[value=detail]")
+    if toggle.count():
+        tap(page, toggle)
+
+
+def quick(page, player: str | None, hand: str | None = None) -> None:
+    """One tap for the whole showdown: ``player`` scored ``hand`` (None: nobody scores)."""
+    toggle = page.locator("#turn form.entry-style button[value=quick]")
+    if toggle.count():
+        tap(page, toggle)
+    if player is None:
+        tap(page, page.locator("#turn button.nobody"))
+    else:
+        tap(page, page.locator(f"#turn .quick-grid button[value='{hand}:{player}']"))
+
+
 def declare(page, player: str, hand: str) -> None:
+    detailed_entry(page)
     assert player in page.locator("#turn .declare h2").inner_text()
     tap(page, page.locator(f"#turn button[name=hand][value={hand}]"))
 
 
 def pass_(page, player: str) -> None:
+    detailed_entry(page)
     tap(page, button(page, f"{player} passes"))
 
 
@@ -47,7 +67,12 @@ def all_pass(page, *players: str) -> None:
 
 
 def trick(page, winner: str) -> None:
-    tap(page, page.locator(".tricks form").first.get_by_role("button", name=winner, exact=True))
+    """Record one trick (trick by trick sits behind a toggle while only the last trick may be recorded)."""
+    toggle = page.locator(".tricks details.trick-by-trick:not([open]) summary")
+    if toggle.count():
+        toggle.click()
+    form = page.locator(".tricks form:not(.last-trick)").first
+    tap(page, form.get_by_role("button", name=winner, exact=True))
 
 
 def pick_cards(page, prefix: str, cards: str) -> None:

@@ -116,7 +116,8 @@ def test_engine_refusals_and_hand_names_are_translated(keeper, client):
     refusal = soup(response).select_one("p.refusal")
     assert refusal.text.startswith("Cia måste melda minst Två par, eller passa")
     buttons = [
-        b.text.split()[0] for b in soup(client.get(f"/m/{keeper.match_id}")).select(".hand-buttons button")
+        b.text.split()[0]
+        for b in soup(client.get(f"/m/{keeper.match_id}")).select(".hand-buttons button, .quick-hand")
     ]
     assert "Triss" in buttons and "Kåk" in buttons
 
@@ -151,7 +152,7 @@ def test_what_is_rendered_once_and_kept_is_kept_per_language(keeper, client, app
     """The card picker and the live board are cached; a Swedish phone must not get an English copy."""
     from scorekeeper.web import capabilities
 
-    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.new("Anna", "Bo", dealer="Anna").detailed()
     with app.test_request_context():
         board = f"/watch/board?t={capabilities.watch_token(keeper.match_id)}"
     english_table = soup(client.get(f"/m/{keeper.match_id}"))

@@ -154,7 +154,7 @@ def test_the_undo_button_asks_to_confirm(keeper):
 
 
 def test_only_legal_declarations_are_enabled_and_lower_ones_are_explained(keeper):
-    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna").detailed()
     keeper.declare("Bo", "straight")
     buttons = keeper.page().select(".hand-buttons button")
     enabled = [b["value"] for b in buttons if not b.has_attr("disabled")]
@@ -163,7 +163,7 @@ def test_only_legal_declarations_are_enabled_and_lower_ones_are_explained(keeper
 
 
 def test_cards_shown_in_the_showdown_are_marked_in_the_picker(keeper):
-    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna").detailed()
     keeper.declare("Bo", "pair", "Qs Qh 9c 5d 2s")
     picked = keeper.page().select("#turn input[name=pick][disabled]")
     assert sorted(i["value"] for i in picked) == ["2s", "5d", "9c", "Qh", "Qs"]

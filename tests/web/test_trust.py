@@ -15,7 +15,7 @@ from scorekeeper.web import capabilities, check_secret_key, create_app, eventlog
 from scorekeeper.web import db as database
 
 # Every POST route, classified: a new route fails test_every_mutating_route_is_classified.
-MATCH_SCOPED = {"matches.record", "matches.undo", "history.rematch"}
+MATCH_SCOPED = {"matches.record", "matches.undo", "matches.showdown", "matches.entry", "history.rematch"}
 OPEN_TO_ALL = {  # anyone may start or import a match of their own; people's names are shared by all
     "matches.new",
     "history.import_file",

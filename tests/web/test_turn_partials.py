@@ -73,13 +73,13 @@ def test_the_turn_only_includes_the_partials_it_is_given():
     ids=["first dealer", "exchange then showdown", "showdown"],
 )
 def test_the_turn_shows_one_partial_per_open_stage(keeper, app, script, partials):
-    from scorekeeper.web import storage
+    from scorekeeper.web import eventlog
     from scorekeeper.web.table import turn_partials
 
     keeper.new("Anna", "Bo", dealer=None)
     for fields in script:
         keeper.post(**fields)
     with app.app_context():
-        state = storage.state_of(keeper.match)
+        state = eventlog.state_of(keeper.match)
     assert turn_partials(state) == [f"matches/turn/_{name}.html" for name in partials]
     assert soup(keeper.client.get(f"/m/{keeper.match_id}")).select_one("#turn") is not None

@@ -46,6 +46,11 @@ class Keeper:
         self.match_id = response.headers["Location"].rsplit("/", 1)[1]
         return self
 
+    def detailed(self):
+        """This phone records showdowns declaration by declaration (the one-tap grid is the default)."""
+        self.client.set_cookie("entry", "detail")
+        return self
+
     @property
     def match(self):
         with self.app.app_context():
