@@ -30,7 +30,7 @@ from scorekeeper.events import (
 )
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import replay
-from scorekeeper.rules import Rules, RulesError
+from scorekeeper.rules import NUMBERS, Bounds, Rules, RulesError
 from scorekeeper.state import MatchState
 from scorekeeper.words import N_, Said, said
 
@@ -86,15 +86,17 @@ def _name(key: str, value: Any) -> str:
 
 
 def _count(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
-        raise FormatError(f"'{key}' must be a whole number from 0 to 5")
-    return value
+    return _number(key, value, NUMBERS["exchange.count"])
 
 
 def _points(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"'{key}' must be a whole number")
-    return value
+    return _number(key, value, NUMBERS["adjust.points"])
+
+
+def _number(key: str, value: Any, bounds: Bounds) -> int:
+    if value not in bounds:
+        raise FormatError(bounds.refusal(f"'{key}'"))
+    return int(value)
 
 
 def _reason(key: str, value: Any) -> str:

@@ -128,7 +128,7 @@ BAD_DOCUMENTS = [
     (document(players="Anna Bo"), "'players' must be a list of names"),
     (document(players=["Anna", 7]), "'players' must be a list of names"),
     (document(rules={"goal": 3}), "unknown house rule 'goal'"),
-    (document(rules={"points": {"pair": -1}}), "'points.pair' must be a whole number of at least 0"),
+    (document(rules={"points": {"pair": -1}}), "'points.pair' must be a whole number from 0 to 1000"),
     (document(rules=[]), "'rules' must be an object"),
     ({**document(), "events": {}}, "'events' must be a list"),
 ]
@@ -144,6 +144,61 @@ def test_a_document_that_is_not_chicago_match_1_is_a_format_error(doc, message):
 def test_text_that_is_not_json_is_a_format_error(text):
     with pytest.raises(FormatError, match="not valid JSON"):
         loads(text)
+
+
+# TRUST.md I6: every number in a file has a range a real match keeps within (rules.NUMBERS).
+OUT_OF_RANGE = [
+    *[
+        ({"target": v}, "'target' must be a whole number from 1 to 1000")
+        for v in (0, 1001, 10**30, True, 52.0)
+    ],
+    *[
+        ({"points": {"pair": v}}, "'points.pair' must be a whole number from 0 to 1000")
+        for v in (-1, 1001, 10**20)
+    ],
+    *[
+        ({key: v}, f"'{key}' must be a whole number from 0 to 1000")
+        for key in ("last_trick", "chicago", "chicago_min", "no_exchange_at")
+        for v in (-1, 1001, 2**63)
+    ],
+]
+
+
+@pytest.mark.parametrize(("rules", "message"), OUT_OF_RANGE, ids=[repr(r) for r, _ in OUT_OF_RANGE])
+def test_a_house_rule_out_of_its_range_is_a_format_error_naming_it(rules, message):
+    with pytest.raises(FormatError) as caught:
+        load(document(rules=rules))
+    assert caught.value.message == message
+
+
+EVENT_NUMBERS = [
+    *[("exchange", "count", v, "0 to 5") for v in (-1, 6, 10**30, True, "2", 2.0)],
+    *[("adjust", "points", v, "-1000 to 1000") for v in (1001, -1001, 2**63, -(2**63) - 1, 10**30, 1.5, "5")],
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value", "bounds"), EVENT_NUMBERS, ids=[repr(e) for e in EVENT_NUMBERS]
+)
+def test_an_events_number_out_of_its_range_is_a_format_error_naming_it(kind, key, value, bounds):
+    data = {"type": kind, "player": "Bo", key: value, **({"reason": "x"} if kind == "adjust" else {})}
+    with pytest.raises(FormatError) as caught:
+        load(document([{"type": "dealer", "player": "Anna"}, data]))
+    assert (caught.value.index, caught.value.message) == (1, f"'{key}' must be a whole number from {bounds}")
+
+
+def test_the_ends_of_each_range_are_read():
+    rules = {
+        "target": 1000,
+        "points": {"pair": 0, "royal_flush": 1000},
+        "last_trick": 1000,
+        "no_exchange_at": 0,
+    }
+    assert load(document(rules=rules)).rules.to_dict() == rules
+    for count in (0, 5):
+        assert read_event({"type": "exchange", "player": "Bo", "count": count}).count == count
+    for points in (-1000, 1000):
+        assert read_event({"type": "adjust", "player": "Bo", "points": points, "reason": ""}).points == points
 
 
 def test_names_are_trimmed():
