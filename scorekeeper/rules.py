@@ -43,10 +43,9 @@ class Bounds:
         ``int`` alone reads too much: ``'١٢'`` as 12, ``'1_000'`` as 1000, and digits without end.
 
         >>> correction = NUMBERS["adjust.points"]
-        >>> correction.read(" -15 "), correction.read("١٢"), correction.read("1_000"), correction.read("+5")
+        >>> correction.read("-15"), correction.read("١٢"), correction.read("1_000"), correction.read(" 5")
         (-15, None, None, None)
         """
-        text = text.strip()
         digits = text[1:] if self.low < 0 and text[:1] == "-" else text
         widest = len(str(max(-self.low, self.high)))
         if not (digits.isascii() and digits.isdigit() and len(digits) <= widest):

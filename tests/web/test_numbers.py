@@ -7,6 +7,7 @@ import json
 
 import pytest
 from trusttools import fingerprint
+from webtools import soup
 
 HUGE = [10**30, 2**63, -(2**63) - 1]
 
@@ -50,3 +51,145 @@ def test_an_imported_number_out_of_its_range_is_refused_naming_the_field(app, cl
     assert response.status_code == 422
     assert f"&#39;{field}&#39; must be a whole number from {bounds}" in response.text
     assert fingerprint(app) == before
+
+
+# The scorekeeper's forms: numbers typed (or forged) into a post.
+
+TYPED = ["1001", str(2**63), str(10**30), "١٢", "１２", "1_000", "+5", "1e3", "12.0", "0x10", ""]
+
+
+@pytest.mark.parametrize("value", [*TYPED, "-1001", str(-(2**63) - 1)])
+def test_a_correction_out_of_its_range_is_refused_naming_the_field(keeper, value):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    rows = keeper.rows()
+    response = keeper.post(type="adjust", player="Bo", points=value, reason="typo")
+    assert response.status_code == 422
+    assert "Points (+ or −) must be a whole number from -1000 to 1000" in response.text
+    assert keeper.rows() == rows
+
+
+@pytest.mark.parametrize("value", [*TYPED, "-1", "6", "١"])
+def test_an_exchange_count_out_of_its_range_is_refused_naming_the_field(keeper, value):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    rows = keeper.rows()
+    response = keeper.post(type="exchange", player="Bo", count=value)
+    assert response.status_code == 422
+    assert "Cards exchanged must be a whole number from 0 to 5" in response.text
+    assert keeper.rows() == rows
+
+
+@pytest.mark.parametrize("value", ["-1000", "1000", "-7", "0042"])
+def test_a_correction_within_its_range_is_recorded(keeper, value):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.post(type="adjust", player="Bo", points="1000", reason="start")
+    assert keeper.post(type="adjust", player="Bo", points=value, reason="typo").status_code == 200
+    assert keeper.match.events[-1].points == int(value)
+
+
+@pytest.mark.parametrize("value", ["١", "1_0", "-1", str(10**30), "v1", "1.0"])
+def test_a_version_that_is_not_a_whole_number_is_a_400_naming_it(keeper, value):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    rows = keeper.rows()
+    response = keeper.post(type="pass", player="Bo", version=value)
+    assert response.status_code == 400
+    assert "This form&#39;s version must be a whole number from 0 to 999999999" in response.text
+    assert keeper.rows() == rows
+
+
+def test_a_version_in_if_match_is_read_the_same_way(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    path = f"/m/{keeper.match_id}/record"
+    response = client.post(path, data={"type": "pass", "player": "Bo"}, headers={"If-Match": '"v1_0"'})
+    assert response.status_code == 400 and keeper.rows() == 1
+    response = client.post(path, data={"type": "pass", "player": "Bo"}, headers={"If-Match": '"v1"'})
+    assert response.status_code == 303 and keeper.rows() == 2
+
+
+# The new-match form's house rules.
+
+HOUSE_RULES = [
+    *[("target", v, "Target must be a whole number from 1 to 1000") for v in (*TYPED[:-1], "0", "-1")],
+    *[
+        (key, v, f"{label} must be a whole number from 0 to 1000")
+        for key, label in [
+            ("last_trick", "Last trick"),
+            ("chicago", "Chicago value"),
+            ("chicago_min", "Chicago from (points)"),
+            ("no_exchange_at", "No exchanges from (points; empty: never)"),
+        ]
+        for v in ("1001", str(10**20), "١٢", "1_000", "-1")
+    ],
+    *[
+        (f"points.{hand}", v, f"Points for {name} must be a whole number from 0 to 1000")
+        for hand, name in [("pair", "pair"), ("royal_flush", "royal flush")]
+        for v in ("1001", str(10**20), "١٢", "1_000", "-3")
+    ],
+]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"), HOUSE_RULES, ids=[f"{f}={v}" for f, v, _ in HOUSE_RULES]
+)
+def test_a_house_rule_out_of_its_range_is_refused_naming_the_field(app, client, field, value, message):
+    before = fingerprint(app)
+    response = client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "0", "start": "1", field: value})
+    assert response.status_code == 422
+    assert message in response.text
+    assert fingerprint(app) == before
+
+
+def test_house_rules_at_the_ends_of_their_ranges_start_a_match(keeper):
+    rules = {"target": "1000", "points.royal_flush": "1000", "points.pair": "0", "no_exchange_at": "0"}
+    keeper.new("Anna", "Bo", dealer="Anna", **rules)
+    assert keeper.match.rules.to_dict() == {
+        "target": 1000,
+        "points": {"pair": 0, "royal_flush": 1000},
+        "no_exchange_at": 0,
+    }
+
+
+def test_the_refusal_is_said_in_the_readers_language(client):
+    data = {"name": ["Anna", "Bo"], "dealer": "0", "start": "1", "target": str(10**20), "points.pair": "1"}
+    response = client.post("/new", data=data, headers={"Accept-Language": "sv"})
+    assert response.status_code == 422
+    assert "Mål måste vara ett heltal från 1 till 1000" in response.text
+    data = {**data, "target": "52", "points.two_pair": "١٢"}
+    response = client.post("/new", data=data, headers={"Accept-Language": "sv"})
+    assert "Poäng för två par måste vara ett heltal från 0 till 1000" in response.text
+
+
+def test_the_form_tells_the_browser_each_range(client):
+    page = soup(client.get("/new"))
+    assert (page.select_one("input[name=target]")["min"], page.select_one("input[name=target]")["max"]) == (
+        "1",
+        "1000",
+    )
+    assert page.select_one("input[name='points.royal_flush']")["max"] == "1000"
+
+
+# The match list's links.
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("page=١٢", "The page number must be a whole number from 1 to 999999999"),
+        ("page=0", "The page number must be a whole number from 1 to 999999999"),
+        ("page=abc", "The page number must be a whole number from 1 to 999999999"),
+        (f"page={10**30}", "The page number must be a whole number from 1 to 999999999"),
+        ("player=1_0", "Player must be a whole number from 1 to 999999999"),
+        ("player=-1", "Player must be a whole number from 1 to 999999999"),
+    ],
+)
+def test_a_page_or_player_in_the_link_that_is_not_a_number_in_range_is_a_400_naming_it(
+    client, query, message
+):
+    response = client.get(f"/?{query}")
+    assert response.status_code == 400
+    assert response.mimetype == "text/html"
+    assert message in response.text
+
+
+def test_the_match_list_reads_its_page_and_player(client):
+    assert client.get("/?page=2&player=").status_code == 200
+    assert client.get("/?player=1").status_code == 200

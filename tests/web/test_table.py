@@ -95,10 +95,13 @@ def test_a_refused_action_shows_the_engines_message_and_stores_nothing(keeper, h
             "&#39;1x&#39; is not a card",
         ),
         ({"type": "declare", "player": "Bo", "hand": "high_card"}, "&#39;high_card&#39; is not a hand name"),
-        ({"type": "exchange", "player": "Bo", "count": "many"}, "&#39;many&#39; is not a whole number"),
+        (
+            {"type": "exchange", "player": "Bo", "count": "many"},
+            "Cards exchanged must be a whole number from 0 to 5",
+        ),
         (
             {"type": "exchange", "player": "Bo", "count": "9"},
-            "&#39;count&#39; must be a whole number from 0 to 5",
+            "Cards exchanged must be a whole number from 0 to 5",
         ),
         ({"type": "shuffle"}, "That is not an action the scorekeeper can record"),
         ({"type": "tie"}, "Say whose hand is higher, or enter the cards"),
