@@ -193,3 +193,42 @@ def test_a_page_or_player_in_the_link_that_is_not_a_number_in_range_is_a_400_nam
 def test_the_match_list_reads_its_page_and_player(client):
     assert client.get("/?page=2&player=").status_code == 200
     assert client.get("/?player=1").status_code == 200
+
+
+# Numbers in paths and on the command line.
+
+
+@pytest.mark.parametrize("path", ["/players/١", "/players/１", "/players/١/rename", "/m/{id}/at/١"])
+def test_a_number_in_a_path_is_ascii_digits_or_not_found(keeper, client, path):
+    """werkzeug's ``<int>`` matches ``\\d+``, which takes '١' (Arabic-Indic one) for person 1."""
+    keeper.new("Anna", "Bo", dealer="Anna")
+    path = path.format(id=keeper.match_id)
+    response = client.post(path, data={"name": "Eve"}) if path.endswith("rename") else client.get(path)
+    assert response.status_code == 404
+    assert client.get("/players/1").status_code == 200 and "Eve" not in client.get("/players/1").text
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--port", "١٢"),
+        ("--port", "8_000"),
+        ("--port", "70000"),
+        ("--workers", "0"),
+        ("--threads", str(10**30)),
+    ],
+)
+def test_serve_refuses_an_option_out_of_its_range_naming_it(capsys, option, value):
+    from scorekeeper.web.cli import build_parser
+
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["serve", option, value])
+    assert stopped.value.code == 2
+    assert f"argument {option}: must be a whole number from" in capsys.readouterr().err
+
+
+def test_serve_reads_its_options():
+    from scorekeeper.web.cli import build_parser
+
+    args = build_parser().parse_args(["serve", "--port", "8000", "--workers", "2", "--threads", "4"])
+    assert (args.port, args.workers, args.threads) == (8000, 2, 4)
