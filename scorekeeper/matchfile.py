@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from scorekeeper.cards import Card, CardError, format_hand, parse_card, parse_hand
+from scorekeeper.cards import Card, CardError, format_hand, parse_card, parse_cards
 from scorekeeper.events import (
     Adjust,
     Chicago,
@@ -29,7 +29,7 @@ from scorekeeper.events import (
     Undo,
 )
 from scorekeeper.hands import DECLARABLE, Category
-from scorekeeper.match import replay
+from scorekeeper.match import HAND_SIZE, replay
 from scorekeeper.rules import NUMBERS, Bounds, Rules, RulesError
 from scorekeeper.state import MatchState
 from scorekeeper.words import N_, Said, said
@@ -118,9 +118,12 @@ def _hand(key: str, value: Any) -> tuple[Card, ...]:
     if not isinstance(value, str):
         raise FormatError(f"'{key}' must be five cards, such as \"Qs Qh 9c 9d 2s\"")
     try:
-        return parse_hand(value)
+        cards = parse_cards(value)
     except CardError as error:
         raise FormatError(error.words) from None
+    if len(cards) != HAND_SIZE:
+        raise FormatError(said(N_("A hand is five cards, not {count}"), count=len(cards)))
+    return cards  # a card twice is well-formed: the engine refuses it by the one-deck rule (exit 1)
 
 
 def _card(key: str, value: Any) -> Card:

@@ -117,6 +117,24 @@ def test_a_malformed_post_gets_a_clear_error_and_changes_nothing(keeper, fields,
     assert keeper.rows() == rows
 
 
+@pytest.mark.parametrize(
+    "cards", [{"cards": "Qs Qs 9c 5d 2s"}, {"cards": "Qs 9c 5d 2s", "pick": "Qs"}], ids=["typed", "picked"]
+)
+def test_a_card_twice_in_one_hand_is_refused_by_the_one_deck_rule_in_the_readers_language(
+    keeper, client, cards
+):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    rows = keeper.rows()
+    data = {"version": str(keeper.version), "type": "declare", "player": "Bo", "hand": "pair", **cards}
+    headers = {**HX, "Accept-Language": "sv"}
+    response = client.post(f"/m/{keeper.match_id}/record", data=data, headers=headers)
+    assert response.status_code == 422
+    refusal = soup(response).select_one("p.refusal[role=alert]")
+    assert "Qs finns två gånger i Bos hand: en kortlek är i spel" in refusal.text
+    assert refusal.a["href"] == f"/rules?m={keeper.match_id}#deck"
+    assert keeper.rows() == rows
+
+
 def test_a_post_without_a_version_is_refused(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
     response = client.post(f"/m/{keeper.match_id}/record", data={"type": "pass", "player": "Bo"}, headers=HX)
