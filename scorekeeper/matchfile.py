@@ -99,6 +99,12 @@ def _number(key: str, value: Any, bounds: Bounds) -> int:
     return int(value)
 
 
+def _any_whole(key: str, value: Any) -> int:
+    if type(value) is not int:
+        raise FormatError(f"'{key}' must be a whole number")
+    return value
+
+
 def _reason(key: str, value: Any) -> str:
     if not isinstance(value, str):
         raise FormatError(f"'{key}' must be text")
@@ -165,8 +171,12 @@ _FIELDS: dict[type, dict[str, tuple[Callable[[str, Any], Any], bool]]] = {
 }
 
 
-def read_event(data: Any) -> Event:
-    """Read one event object (no index: ``read_match`` adds it to the error)."""
+def read_event(data: Any, *, bounded: bool = True) -> Event:
+    """Read one event object (no index: ``read_match`` adds it to the error).
+
+    ``bounded=False`` reads an event of the stored log: a correction recorded before corrections
+    had a range (a count always had one) keeps its points, so no earlier match becomes unreadable.
+    """
     if not isinstance(data, Mapping):
         raise FormatError("an event must be an object")
     kind = data.get("type")
@@ -175,7 +185,7 @@ def read_event(data: Any) -> Event:
             f"unknown event type {kind!r}" if isinstance(kind, str) else "an event needs a 'type'"
         )
     cls = EVENT_TYPES[kind]
-    spec = _FIELDS[cls]
+    spec = _FIELDS[cls] if bounded or cls is not Adjust else {**_FIELDS[cls], "points": (_any_whole, True)}
     for key in data:
         if key != "type" and key not in spec:
             raise FormatError(f"a '{kind}' event has no field '{key}'")

@@ -117,8 +117,11 @@ class Rules:
     deuce_last_trick_double: bool = False
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+    def from_dict(cls, data: Mapping[str, Any] | None, *, bounded: bool = True) -> Rules:
         """Read a ``rules`` object; ``{}`` or ``None`` gives the base rules.
+
+        ``bounded=False`` reads the rules of a stored match: they were checked when it
+        started, maybe before ``NUMBERS`` had ranges, and a match stays readable.
 
         >>> Rules.from_dict({"target": 30}).target
         30
@@ -136,7 +139,7 @@ class Rules:
         for key, value in data.items():
             if key not in known:
                 raise RulesError(f"unknown house rule '{key}'")
-            values[key] = _READERS[key](key, value)
+            values[key] = _READERS[key](key, value, bounded)
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
@@ -188,20 +191,20 @@ class Rules:
         return tuple(parts)
 
 
-def _whole(key: str, value: Any, bounds: str | None = None) -> int:
+def _whole(key: str, value: Any, bounded: bool, bounds: str | None = None) -> int:
     within = NUMBERS[bounds or key]
-    if value not in within:
+    if value not in within and not (type(value) is int and not bounded):
         raise RulesError(str(within.refusal(f"'{key}'")))
     return int(value)
 
 
-def _flag(key: str, value: Any) -> bool:
+def _flag(key: str, value: Any, bounded: bool) -> bool:
     if not isinstance(value, bool):
         raise RulesError(f"'{key}' must be true or false")
     return value
 
 
-def _points(key: str, value: Any) -> Mapping[Category, int]:
+def _points(key: str, value: Any, bounded: bool) -> Mapping[Category, int]:
     if not isinstance(value, Mapping):
         raise RulesError("'points' must be an object of hand name to points")
     table = dict(BASE_POINTS)
@@ -209,22 +212,22 @@ def _points(key: str, value: Any) -> Mapping[Category, int]:
     for name, points in value.items():
         if name not in names:
             raise RulesError(f"'{name}' is not a hand name")
-        table[names[name]] = _whole(f"points.{name}", points, "points")
+        table[names[name]] = _whole(f"points.{name}", points, bounded, "points")
     return MappingProxyType(table)
 
 
-def _win(key: str, value: Any) -> WinMode:
+def _win(key: str, value: Any, bounded: bool) -> WinMode:
     try:
         return WinMode(value)
     except ValueError:
         raise RulesError("'win' must be 'end_of_round' or 'first_to_reach'") from None
 
 
-def _threshold(key: str, value: Any) -> int | None:
-    return None if value is None else _whole(key, value)
+def _threshold(key: str, value: Any, bounded: bool) -> int | None:
+    return None if value is None else _whole(key, value, bounded)
 
 
-_READERS: dict[str, Callable[[str, Any], Any]] = {
+_READERS: dict[str, Callable[[str, Any, bool], Any]] = {
     "target": _whole,
     "points": _points,
     "last_trick": _whole,

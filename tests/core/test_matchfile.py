@@ -235,3 +235,18 @@ def test_an_unknown_player_in_an_event_is_a_broken_rule_not_a_format_error():
     match = load(document([{"type": "dealer", "player": "Dan"}]))
     with pytest.raises(RuleBroken, match="event 0: Dan is not playing in this match"):
         match.replay()
+
+
+def test_a_stored_match_is_read_without_the_ranges_but_still_by_type():
+    """The app's event log holds what earlier versions accepted; only what comes in is bounded."""
+    adjust = {"type": "adjust", "player": "Bo", "points": 5000, "reason": ""}
+    assert read_event(adjust, bounded=False).points == 5000
+    assert Rules.from_dict({"target": 10**20, "points": {"pair": 2000}}, bounded=False).target == 10**20
+    with pytest.raises(FormatError, match="'points' must be a whole number"):
+        read_event({**adjust, "points": "5000"}, bounded=False)
+    with pytest.raises(FormatError, match="'count' must be a whole number from 0 to 5"):
+        read_event({"type": "exchange", "player": "Bo", "count": 6}, bounded=False)
+    from scorekeeper.rules import RulesError
+
+    with pytest.raises(RulesError, match="'target' must be a whole number from 1 to 1000"):
+        Rules.from_dict({"target": 52.0}, bounded=False)

@@ -232,3 +232,32 @@ def test_serve_reads_its_options():
 
     args = build_parser().parse_args(["serve", "--port", "8000", "--workers", "2", "--threads", "4"])
     assert (args.port, args.workers, args.threads) == (8000, 2, 4)
+
+
+# Matches recorded before the ranges existed stay readable (nothing lost).
+
+
+def test_a_match_stored_with_numbers_past_todays_ranges_still_opens(app, keeper):
+    """The forms used to take a target of 10**20 and a correction of 5000: such a match was stored,
+    and the event log is read as it was written (only what comes in is checked)."""
+    import sqlite3
+
+    from scorekeeper.web import create_app
+
+    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.post(type="adjust", player="Bo", points="7", reason="head start")
+    conn = sqlite3.connect(app.config["DATABASE"])
+    with conn:
+        conn.execute(
+            "UPDATE matches SET rules = ?, chart = NULL WHERE id = ?",
+            [json.dumps({"target": 10**20}), keeper.match_id],
+        )
+        conn.execute(
+            "UPDATE events SET payload = ? WHERE match_id = ? AND type = 'adjust'",
+            [json.dumps({"player": "Bo", "points": 5000, "reason": "typo"}), keeper.match_id],
+        )
+    conn.close()
+    again = create_app(dict(app.config)).test_client()  # a new start: the figures are worked out again
+    for path in ("", "/history", "/export", "/at/2"):
+        assert again.get(f"/m/{keeper.match_id}{path}").status_code == 200, path
+    assert again.get(f"/m/{keeper.match_id}/export").get_json()["rules"] == {"target": 10**20}
