@@ -213,6 +213,7 @@ def _show(state: MatchState, event: Show) -> MatchState:
     seat = _seat(state, event.player)
     _refuse(state.show_refusal(seat))
     assert state.phase1 is not None
+    _check_one_deck(event.player, event.cards)
     supported = _hand_of(event.cards).category.order >= state.phase1.hand.order
     return state.evolve(shown=True, unsupported=None if supported else state.phase1)
 
@@ -243,8 +244,18 @@ def _shown_cards(state: MatchState) -> Iterable[tuple[int, tuple[Card, ...]]]:
         yield from state.tie.cards
 
 
+def _check_one_deck(player: str, cards: Sequence[Card]) -> None:
+    """No card twice in one hand: one deck is in play (RULES.md, Poker hands and tie comparisons)."""
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise RuleBroken(Refusal.CARD_TWICE_IN_HAND, card=repr(card), player=player)
+        seen.add(card)
+
+
 def _check_cards(state: MatchState, seat: int, cards: tuple[Card, ...], hand: Category) -> None:
     """The cards must make exactly ``hand``, and no card may be in two hands (one deck)."""
+    _check_one_deck(state.players[seat], cards)
     actual = _hand_of(cards).category
     if actual is not hand:
         raise RuleBroken(Refusal.CARDS_MAKE, cards=format_hand(cards), actual=actual, hand=hand)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from scorekeeper.cards import Card, CardError, format_hand, parse_card, parse_hand
+from scorekeeper.cards import Card, CardError, format_hand, parse_card, parse_cards
 from scorekeeper.events import (
     Adjust,
     Chicago,
@@ -30,8 +30,8 @@ from scorekeeper.events import (
 )
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import replay
-from scorekeeper.rules import Rules, RulesError
-from scorekeeper.state import MatchState
+from scorekeeper.rules import NUMBERS, Bounds, Rules, RulesError
+from scorekeeper.state import HAND_SIZE, MatchState
 from scorekeeper.words import N_, Said, said
 
 FORMAT = "chicago-match/1"
@@ -86,13 +86,21 @@ def _name(key: str, value: Any) -> str:
 
 
 def _count(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
-        raise FormatError(f"'{key}' must be a whole number from 0 to 5")
-    return value
+    return _number(key, value, NUMBERS["exchange.count"])
 
 
 def _points(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    return _number(key, value, NUMBERS["adjust.points"])
+
+
+def _number(key: str, value: Any, bounds: Bounds) -> int:
+    if value not in bounds:
+        raise FormatError(bounds.refusal(f"'{key}'"))
+    return int(value)
+
+
+def _any_whole(key: str, value: Any) -> int:
+    if type(value) is not int:
         raise FormatError(f"'{key}' must be a whole number")
     return value
 
@@ -116,9 +124,12 @@ def _hand(key: str, value: Any) -> tuple[Card, ...]:
     if not isinstance(value, str):
         raise FormatError(f"'{key}' must be five cards, such as \"Qs Qh 9c 9d 2s\"")
     try:
-        return parse_hand(value)
+        cards = parse_cards(value)
     except CardError as error:
         raise FormatError(error.words) from None
+    if len(cards) != HAND_SIZE:
+        raise FormatError(said(N_("A hand is five cards, not {count}"), count=len(cards)))
+    return cards  # a card twice is well-formed: the engine refuses it by the one-deck rule (exit 1)
 
 
 def _card(key: str, value: Any) -> Card:
@@ -160,8 +171,12 @@ _FIELDS: dict[type, dict[str, tuple[Callable[[str, Any], Any], bool]]] = {
 }
 
 
-def read_event(data: Any) -> Event:
-    """Read one event object (no index: ``read_match`` adds it to the error)."""
+def read_event(data: Any, *, bounded: bool = True) -> Event:
+    """Read one event object (no index: ``read_match`` adds it to the error).
+
+    ``bounded=False`` reads an event of the stored log: a correction recorded before corrections
+    had a range (a count always had one) keeps its points, so no earlier match becomes unreadable.
+    """
     if not isinstance(data, Mapping):
         raise FormatError("an event must be an object")
     kind = data.get("type")
@@ -170,7 +185,7 @@ def read_event(data: Any) -> Event:
             f"unknown event type {kind!r}" if isinstance(kind, str) else "an event needs a 'type'"
         )
     cls = EVENT_TYPES[kind]
-    spec = _FIELDS[cls]
+    spec = _FIELDS[cls] if bounded or cls is not Adjust else {**_FIELDS[cls], "points": (_any_whole, True)}
     for key in data:
         if key != "type" and key not in spec:
             raise FormatError(f"a '{kind}' event has no field '{key}'")

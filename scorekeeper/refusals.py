@@ -91,6 +91,11 @@ class Refusal(StrEnum):
         N_("{card} is already in {other}'s hand: one deck is in play"),
         Section.DECK,
     )
+    CARD_TWICE_IN_HAND = (
+        "card_twice_in_hand",
+        N_("{card} is twice in {player}'s hand: one deck is in play"),
+        Section.DECK,
+    )
     TIE_PENDING = "tie_pending", N_("First settle the tie between {players}"), Section.HANDS
     NO_TIE = "no_tie", N_("There is no tie to settle"), Section.HANDS
     NOT_IN_TIE = "not_in_tie", N_("{player} is not in the tie between {players}"), Section.HANDS

@@ -7,7 +7,7 @@ refuses keys it does not know; ``to_dict`` writes only what differs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
@@ -19,6 +19,65 @@ from scorekeeper.words import N_, Said, said
 
 class RulesError(ValueError):
     """A ``rules`` object that is not valid: an unknown key or a value of the wrong kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """The whole numbers a field may hold, both ends included.
+
+    >>> 1000 in NUMBERS["target"], 10**30 in NUMBERS["target"], True in NUMBERS["exchange.count"]
+    (True, False, False)
+    >>> str(NUMBERS["adjust.points"].refusal("'points'"))
+    "'points' must be a whole number from -1000 to 1000"
+    """
+
+    low: int
+    high: int
+
+    def __contains__(self, value: object) -> bool:
+        return type(value) is int and self.low <= value <= self.high  # a JSON true is no number
+
+    def read(self, text: str) -> int | None:
+        """The number ``text`` writes in ASCII digits (a leading minus if negatives are allowed), or None.
+
+        ``int`` alone reads too much: ``'١٢'`` as 12, ``'1_000'`` as 1000, and digits without end.
+
+        >>> correction = NUMBERS["adjust.points"]
+        >>> correction.read("-15"), correction.read("١٢"), correction.read("1_000"), correction.read(" 5")
+        (-15, None, None, None)
+        """
+        digits = text[1:] if self.low < 0 and text[:1] == "-" else text
+        widest = len(str(max(-self.low, self.high)))
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= widest):
+            return None
+        value = int(text)
+        return value if self.low <= value <= self.high else None
+
+    def refusal(self, field: Any) -> Said:
+        """Say that ``field`` (its name, or a label for people) must be a number in these bounds."""
+        must = N_("{field} must be a whole number from {low} to {high}")
+        return said(must, field=field, low=self.low, high=self.high)
+
+
+# The range of every number a match carries, by where the file has it (TRUST.md I6). The file
+# reader, the scorekeeper's forms and the new-match form all read them here. MATCH_FORMAT.md says
+# only "int" (and 0-5 for a count), so these keep to what a real match can be: a target up to
+# 1000 (the base is 52), and no points value beyond it (a house rule may make a royal flush worth
+# the whole target); a correction goes as far either way, so it can take back any hand. Totals
+# then stay far below SQLite's 64-bit integers.
+POINTS = Bounds(0, 1000)
+NUMBERS: Mapping[str, Bounds] = MappingProxyType(
+    {
+        "target": Bounds(1, 1000),
+        "points": POINTS,  # each hand's points in the rules' table
+        "last_trick": POINTS,
+        "chicago": POINTS,
+        "chicago_min": POINTS,
+        "no_exchange_at": POINTS,
+        "exchange.count": Bounds(0, 5),  # MATCH_FORMAT.md: 0-5 cards
+        "adjust.points": Bounds(-POINTS.high, POINTS.high),  # a correction: + or -
+    }
+)
 
 
 class WinMode(StrEnum):
@@ -58,8 +117,11 @@ class Rules:
     deuce_last_trick_double: bool = False
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+    def from_dict(cls, data: Mapping[str, Any] | None, *, bounded: bool = True) -> Rules:
         """Read a ``rules`` object; ``{}`` or ``None`` gives the base rules.
+
+        ``bounded=False`` reads the rules of a stored match: they were checked when it
+        started, maybe before ``NUMBERS`` had ranges, and a match stays readable.
 
         >>> Rules.from_dict({"target": 30}).target
         30
@@ -77,7 +139,7 @@ class Rules:
         for key, value in data.items():
             if key not in known:
                 raise RulesError(f"unknown house rule '{key}'")
-            values[key] = _READERS[key](key, value)
+            values[key] = _READERS[key](key, value, bounded)
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
@@ -124,19 +186,20 @@ class Rules:
         return tuple(parts)
 
 
-def _whole(key: str, value: Any, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise RulesError(f"'{key}' must be a whole number of at least {low}")
-    return value
+def _whole(key: str, value: Any, bounded: bool, bounds: str | None = None) -> int:
+    within = NUMBERS[bounds or key]
+    if value not in within and not (type(value) is int and not bounded):
+        raise RulesError(str(within.refusal(f"'{key}'")))
+    return int(value)
 
 
-def _flag(key: str, value: Any) -> bool:
+def _flag(key: str, value: Any, bounded: bool) -> bool:
     if not isinstance(value, bool):
         raise RulesError(f"'{key}' must be true or false")
     return value
 
 
-def _points(key: str, value: Any) -> Mapping[Category, int]:
+def _points(key: str, value: Any, bounded: bool) -> Mapping[Category, int]:
     if not isinstance(value, Mapping):
         raise RulesError("'points' must be an object of hand name to points")
     table = dict(BASE_POINTS)
@@ -144,23 +207,23 @@ def _points(key: str, value: Any) -> Mapping[Category, int]:
     for name, points in value.items():
         if name not in names:
             raise RulesError(f"'{name}' is not a hand name")
-        table[names[name]] = _whole(f"points.{name}", points)
+        table[names[name]] = _whole(f"points.{name}", points, bounded, "points")
     return MappingProxyType(table)
 
 
-def _win(key: str, value: Any) -> WinMode:
+def _win(key: str, value: Any, bounded: bool) -> WinMode:
     try:
         return WinMode(value)
     except ValueError:
         raise RulesError("'win' must be 'end_of_round' or 'first_to_reach'") from None
 
 
-def _threshold(key: str, value: Any) -> int | None:
-    return None if value is None else _whole(key, value)
+def _threshold(key: str, value: Any, bounded: bool) -> int | None:
+    return None if value is None else _whole(key, value, bounded)
 
 
-_READERS = {
-    "target": lambda k, v: _whole(k, v, low=1),
+_READERS: dict[str, Callable[[str, Any, bool], Any]] = {
+    "target": _whole,
     "points": _points,
     "last_trick": _whole,
     "chicago": _whole,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.cards import parse_card, parse_hand
+from scorekeeper.cards import parse_card, parse_cards
 from scorekeeper.events import (
     Adjust,
     Chicago,
@@ -30,6 +30,8 @@ from scorekeeper.state import MatchState
 def event(line: str) -> Event:
     """Read one event written as a line, e.g. ``declare Bo two_pair Qs Qh 9c 9d 2s``.
 
+    Cards are read as the match file reads them: a card twice is the engine's to refuse.
+
     ``draw Anna=3h Bo=Ks``; ``tie Bo`` / ``tie identical`` / ``tie Bo=Qs,Qh,9c,9d,2s``;
     ``trick Bo [Ah]``; ``last_trick Bo [2c]``; ``adjust Bo -2 reason words``; ``undo``.
     """
@@ -42,14 +44,14 @@ def event(line: str) -> Event:
         case "exchange":
             return Exchange(words[0], int(words[1]))
         case "show":
-            return Show(words[0], parse_hand(" ".join(words[1:])))
+            return Show(words[0], parse_cards(" ".join(words[1:])))
         case "declare":
-            cards = parse_hand(" ".join(words[2:])) if words[2:] else None
+            cards = parse_cards(" ".join(words[2:])) if words[2:] else None
             return Declare(words[0], Category(words[1]), cards)
         case "pass":
             return Pass(words[0])
         case "tie" if "=" in words[0]:
-            return Tie(cards={n: parse_hand(h) for n, h in (w.split("=") for w in words)})
+            return Tie(cards={n: parse_cards(h) for n, h in (w.split("=") for w in words)})
         case "tie":
             return Tie(winner=None if words[0] == "identical" else words[0])
         case "chicago":

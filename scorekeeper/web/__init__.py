@@ -29,6 +29,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
 from scorekeeper.web import assets, cache, capabilities, db, i18n
@@ -185,6 +186,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     capabilities.init_app(app)
     assets.init_app(app, STATIC)
     i18n.init_app(app)
+    app.url_map.converters["int"] = AsciiInteger  # before the routes are added
     app.register_blueprint(matches.bp)
     app.register_blueprint(guide.bp)
     app.register_blueprint(history.bp)
@@ -192,6 +194,12 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     app.after_request(_security_headers)
     _error_pages(app)
     return app
+
+
+class AsciiInteger(IntegerConverter):
+    """``<int:…>`` in ASCII digits only (TRUST.md I6): werkzeug's ``\\d+`` also takes ``'١'`` as 1."""
+
+    regex = r"[0-9]+"
 
 
 def _new_key() -> str:

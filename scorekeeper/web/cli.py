@@ -11,13 +11,14 @@ import argparse
 import os
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from flask import Flask
 
 from scorekeeper import cli as core
 from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.refusals import RuleBroken
+from scorekeeper.rules import Bounds
 from scorekeeper.web import ConfigError, create_app, eventlog
 from scorekeeper.web.imports import import_match
 
@@ -73,15 +74,30 @@ def backup(target: str, db: str | None) -> int:
     return 0
 
 
+def _number(low: int, high: int) -> Callable[[str], int]:
+    """An option's number in ASCII digits from ``low`` to ``high`` (argparse's ``type=int`` takes '١٢')."""
+    bounds = Bounds(low, high)
+
+    def read(text: str) -> int:
+        value = bounds.read(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high}, not {text!r}")
+        return value
+
+    return read
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: the core's ``check`` and the shell's commands."""
     parser, commands = core.build_parser()
     server = commands.add_parser("serve", help="start the web app (SQLite file in the instance folder)")
     server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    server.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    server.add_argument("--port", type=_number(1, 65535), default=5000, help="port (default 5000)")
     server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the instance folder)")
-    server.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default 1)")
-    server.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    server.add_argument(
+        "--workers", type=_number(1, 64), default=1, help="gunicorn worker processes (default 1)"
+    )
+    server.add_argument("--threads", type=_number(1, 256), default=8, help="threads per worker (default 8)")
     server.add_argument("--access-log", help="write an access log to this file ('-' for the terminal)")
     exporter = commands.add_parser("export", help="print a stored match as a chicago-match/1 file")
     exporter.add_argument("match_id")

@@ -100,8 +100,10 @@ def _read(db: Database, row: dict[str, Any]) -> StoredMatch:
     rows = db.execute(
         "SELECT type, payload, recorded_at, step FROM events WHERE match_id = ? ORDER BY seq", [row["id"]]
     ).fetchall()
-    events = tuple(read_event({"type": kind, **json.loads(payload)}) for kind, payload, _, _ in rows)
-    file = MatchFile(tuple(json.loads(row["players"])), Rules.from_dict(json.loads(row["rules"])), events)
+    # The log is read as it was written: numbers recorded before their ranges stay readable.
+    events = tuple(read_event({"type": k, **json.loads(p)}, bounded=False) for k, p, _, _ in rows)
+    rules = Rules.from_dict(json.loads(row["rules"]), bounded=False)
+    file = MatchFile(tuple(json.loads(row["players"])), rules, events)
     stamps = tuple(at for _, _, at, _ in rows)
     steps = tuple(seq if step is None else step for seq, (_, _, _, step) in enumerate(rows))
     return StoredMatch(row["id"], file, row["version"], row["created_at"], row["updated_at"], stamps, steps)

@@ -83,6 +83,8 @@ def fill_in(db: Database) -> None:
         stored = db.execute(
             "SELECT type, payload FROM events WHERE match_id = ? ORDER BY seq", [match_id]
         ).fetchall()
-        events = tuple(read_event({"type": kind, **json.loads(payload)}) for kind, payload in stored)
-        file = MatchFile(tuple(json.loads(players)), Rules.from_dict(json.loads(rules)), events)
+        # The log is read as it was written: numbers recorded before their ranges stay readable.
+        events = tuple(read_event({"type": k, **json.loads(p)}, bounded=False) for k, p in stored)
+        played_by = Rules.from_dict(json.loads(rules), bounded=False)
+        file = MatchFile(tuple(json.loads(players)), played_by, events)
         write(db, match_id, *work_out(match_id, file.replay(), events))

@@ -13,21 +13,30 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.events import Event
 from scorekeeper.matchfile import EVENT_TYPES, FormatError, read_event
+from scorekeeper.rules import NUMBERS, Bounds
 from scorekeeper.words import N_, said
 
-INT_FIELDS = ("count", "points")
+# The form's number fields: where the match file keeps them (their range, rules.NUMBERS) and the
+# label the scorekeeper reads beside them.
+NUMBER_FIELDS = {
+    "count": ("exchange.count", N_("Cards exchanged")),
+    "points": ("adjust.points", N_("Points (+ or −)")),
+}
+# The shell's own numbers: a person's id, a seat, a page, a match's version. Nine digits stay
+# within SQLite's integers, and a match never has a billion events.
+WHOLE = Bounds(0, 999_999_999)
 
 
-def whole_number(text: str) -> int | None:
-    """A whole number from 0 to 999,999,999 written in ASCII digits, or None.
+def whole_number(text: str, bounds: Bounds = WHOLE) -> int | None:
+    """A whole number within ``bounds`` (0 to 999,999,999) written in ASCII digits, or None.
 
-    ``str.isdigit`` alone is not enough: it accepts ``'¹'``, which ``int`` refuses,
-    and SQLite refuses integers past 64 bits.
+    ``int`` alone is not enough: it reads ``'١٢'`` as 12 and ``'1_000'`` as 1000, and SQLite
+    refuses integers past 64 bits.
 
     >>> whole_number("12"), whole_number("¹"), whole_number("-1"), whole_number(""), whole_number("9" * 30)
     (12, None, None, None, None)
     """
-    return int(text) if len(text) <= 9 and text.isascii() and text.isdigit() else None
+    return bounds.read(text)
 
 
 def cards_from(form: MultiDict[str, str], field: str = "cards") -> str | None:
@@ -47,14 +56,12 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
         value = form.get(key, "").strip()
         if value:
             data[key] = value
-    for key in INT_FIELDS:
+    for key, (where, label) in NUMBER_FIELDS.items():
         if key in form:
-            try:
-                data[key] = int(form[key])
-            except ValueError:
-                raise FormatError(
-                    said(N_("{text} is not a whole number"), text=f"'{form[key][:20]}'")
-                ) from None
+            bounds = NUMBERS[where]
+            data[key] = whole_number(form[key].strip(), bounds)
+            if data[key] is None:
+                raise FormatError(bounds.refusal(said(label)))
     cards = cards_from(form)
     if kind == "draw":
         data["cards"] = {k[5:]: v.strip() for k, v in form.items() if k.startswith("draw.") and v.strip()}

@@ -23,18 +23,19 @@ from scorekeeper.events import Dealer, Declare, Event, Undo
 from scorekeeper.matchfile import FormatError, dumps, read_event
 from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
+from scorekeeper.rules import Bounds
 from scorekeeper.web import capabilities, eventlog, stats, writes
 from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import StoredMatch, match_or_404
-from scorekeeper.web.forms import event_from_form, whole_number
+from scorekeeper.web.forms import WHOLE, event_from_form, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
-from scorekeeper.web.i18n import error_text, refusal_text
+from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
 from scorekeeper.web.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
-from scorekeeper.words import N_
+from scorekeeper.words import N_, said
 
 __all__ = ["HTMX_SCRIPT", "bp"]
 
@@ -44,20 +45,30 @@ STALE = N_(
     "The table moved on since this screen (another tap or phone): nothing was recorded. This is the latest."
 )
 NOT_KEEPER = N_("Only the scorekeeper's phone records. Ask the scorekeeper for the hand-over link.")
+PAGE = PERSON = Bounds(1, WHOLE.high)  # the match list's links: a page, a person's id
 
 
 @bp.get("/")
 def index() -> Response:
     """Matches, newest first, optionally one player's; each with a small chart of its totals."""
-    player = request.args.get("player", "")
-    person = whole_number(player)
-    page = whole_number(request.args.get("page", "1")) or 1
+    person = _link_number("player", PERSON, N_("Player")) if request.args.get("player") else None
+    page = _link_number("page", PAGE, N_("The page number")) if "page" in request.args else 1
     rows, more = stats.list_matches(person, page)
     for row in rows:
         points = row["chart"] or [[0] * len(row["players"])]
         row["small_chart"] = chart(points, row["players"], row["target"], 96, 28)
     context: dict[str, Any] = {"matches": rows, "more": more, "page": page, "person": person}
     return render("matches/index.html", "matches/index.html", people=stats.names(), **context)
+
+
+def _link_number(name: str, bounds: Bounds, label: str) -> int:
+    """A number in the page's link, or a 400 naming it (TRUST.md I6)."""
+    value = whole_number(request.args[name], bounds)
+    if value is None:
+        message = say(bounds.refusal(said(label)))
+        page = render_template("error.html", code=400, title=_("Not understood"), message=message)
+        abort(Response(page, 400))
+    return value
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -101,10 +112,12 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
     if request.mimetype != "application/x-www-form-urlencoded":
         abort(415)  # every action is a plain form post (TRUST.md I3)
     if_match = request.headers.get("If-Match")
-    try:
-        version = int(request.form.get("version", "") if if_match is None else if_match.strip('"v'))
-    except ValueError:
+    sent = request.form.get("version", "") if if_match is None else if_match.strip('"v')
+    if not sent:
         return _table(match, 400, refusal=_("This form is out of date: reload the page."))
+    version = whole_number(sent.strip())
+    if version is None:  # ASCII digits only: int() would take '١' for the version 1 (TRUST.md I6)
+        return _table(match, 400, refusal=say(WHOLE.refusal(said(N_("This form's version")))))
     key = request.form.get("key") or None
     try:
         appended = writes.append_events(match_id, version, events_of(match), key)

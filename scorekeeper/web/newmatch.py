@@ -12,13 +12,20 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.matchfile import FormatError, read_players
-from scorekeeper.rules import BASE_POINTS, Rules, RulesError
+from scorekeeper.rules import BASE_POINTS, NUMBERS, Rules, RulesError
 from scorekeeper.web import people
 from scorekeeper.web.forms import whole_number
-from scorekeeper.words import N_, said
+from scorekeeper.words import N_, Said, said
 
 SEATS = 4
-INT_RULES = ("target", "last_trick", "chicago", "chicago_min", "no_exchange_at")
+# The house rules typed as numbers, with the labels the form shows them by (their ranges: rules.NUMBERS).
+INT_RULES = {
+    "target": N_("Target"),
+    "last_trick": N_("Last trick"),
+    "chicago": N_("Chicago value"),
+    "chicago_min": N_("Chicago from (points)"),
+    "no_exchange_at": N_("No exchanges from (points; empty: never)"),
+}
 FLAG_RULES = ("chicago_leads", "deuce_last_trick_double")
 
 
@@ -54,14 +61,16 @@ def new_match_form(form: MultiDict[str, str] | None) -> dict[str, Any]:
         "hands": DECLARABLE,
         "dealer": dealer,
         "known_players": people.known_players(),
+        "numbers": NUMBERS,
     }
 
 
-def _whole(text: str, label: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise FormatError(said(N_("{label} must be a whole number"), label=label)) from None
+def _number(text: str, key: str, label: Said) -> int:
+    """A house rule's number in ASCII digits within its range, or a refusal naming the field."""
+    value = whole_number(text, NUMBERS[key])
+    if value is None:
+        raise FormatError(NUMBERS[key].refusal(label))
+    return value
 
 
 def read_new_match(form: MultiDict[str, str]) -> tuple[tuple[str, ...], Rules, str | None]:
@@ -72,7 +81,7 @@ def read_new_match(form: MultiDict[str, str]) -> tuple[tuple[str, ...], Rules, s
     for key in INT_RULES:
         text = form.get(key, "").strip()
         if text:
-            value = _whole(text, key.replace("_", " ").capitalize())
+            value = _number(text, key, said(INT_RULES[key]))
             if value != getattr(base, key):
                 overrides[key] = value
     if form.get("win", "end_of_round") != "end_of_round":
@@ -81,8 +90,9 @@ def read_new_match(form: MultiDict[str, str]) -> tuple[tuple[str, ...], Rules, s
     points = {}
     for hand in DECLARABLE:
         text = form.get(f"points.{hand.value}", "").strip()
-        if text and _whole(text, hand.label) != BASE_POINTS[hand]:
-            points[hand.value] = _whole(text, hand.label)
+        worth = _number(text, "points", said(N_("Points for {hand}"), hand=hand)) if text else None
+        if worth is not None and worth != BASE_POINTS[hand]:
+            points[hand.value] = worth
     if points:
         overrides["points"] = points
     try:

@@ -9,6 +9,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_double_tap_sends_one_post_and_records_once(page, server):
+    page.context.add_cookies([{"name": "entry", "value": "detail", "url": server}])  # a single pass button
     start_match(page, server, "Anna", "Bo")
     draw_for_deal(page, Anna="5h", Bo="Ks")
     posts: list[str] = []

@@ -117,6 +117,7 @@ def test_the_screen_stays_on_during_a_match_with_a_toggle(page, server, screens)
 def test_without_service_worker_or_wake_lock_everything_still_works(browser, server, screens):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     context.add_init_script("delete Navigator.prototype.wakeLock; delete Navigator.prototype.serviceWorker;")
+    context.add_cookies([{"name": "entry", "value": "detail", "url": server}])  # one player's pass button
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -34,6 +34,9 @@ def check_phone_page(page, where: str) -> None:
 @pytest.mark.parametrize("width", [360, 390])
 def test_every_screen_fits_a_phone_and_every_target_is_thumb_sized(browser, server, screens, width):
     context = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True, has_touch=True)
+    context.add_cookies(
+        [{"name": "entry", "value": "detail", "url": server}]
+    )  # the flow with the card picker
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(server + "/new")
@@ -69,6 +72,8 @@ def test_a_match_can_be_scored_without_javascript(browser, server, screens):
     page = context.new_page()
     start_match(page, server, "Anna", "Bo")
     page.get_by_role("button", name="Anna deals", exact=True).click()
+    page.wait_for_load_state()
+    page.locator("form.entry-style button[value=detail]").click()  # a plain post too; remembered
     page.wait_for_load_state()
     page.get_by_role("button", name="Bo passes", exact=True).click()
     page.wait_for_load_state()

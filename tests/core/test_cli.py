@@ -79,3 +79,37 @@ def test_the_console_script_runs_as_installed():
     )
     assert result.returncode == 1
     assert result.stderr.strip() == "event 7: Cia has 9 points; Chicago needs 15"
+
+
+@pytest.mark.parametrize(
+    ("change", "event", "error"),
+    [
+        ({"rules": {"target": 10**30}}, None, "'target' must be a whole number from 1 to 1000"),
+        (
+            {"rules": {"points": {"pair": 10**20}}},
+            None,
+            "'points.pair' must be a whole number from 0 to 1000",
+        ),
+        (
+            {"events": [{"type": "adjust", "player": "Bo", "points": 2**63, "reason": ""}]},
+            1,
+            "'points' must be",
+        ),
+        (
+            {"events": [{"type": "exchange", "player": "Bo", "count": -1}]},
+            1,
+            "'count' must be a whole number from 0 to 5",
+        ),
+    ],
+    ids=["target", "points.pair", "adjust", "count"],
+)
+def test_a_number_out_of_its_range_is_exit_2_naming_the_field(tmp_path, capsys, change, event, error):
+    """TRUST.md I6: not a chicago-match/1 document, said without a traceback."""
+    document = {"format": "chicago-match/1", "players": ["Anna", "Bo"], "events": []}
+    document.update(change)
+    document["events"] = [{"type": "dealer", "player": "Anna"}, *document["events"]]
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(document))
+    assert main(["check", str(path), "--json"]) == 2
+    result = json.loads(capsys.readouterr().out)
+    assert result["ok"] is False and result["event"] == event and result["error"].startswith(error)

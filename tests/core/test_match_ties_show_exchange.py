@@ -102,6 +102,24 @@ def test_tie_cards_are_given_once_and_from_one_deck():
     )
 
 
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ("dealer Anna; declare Bo pair Qs Qs 9c 5d 2s", "Qs is twice in Bo's hand: one deck is in play"),
+        (f"{TIED}; tie Cia=Ks,Kh,4c,Ks,2s", "Ks is twice in Cia's hand: one deck is in play"),
+        (
+            "dealer Anna; declare Bo two_pair; pass Cia; pass Anna; show Bo Qs Qh 9c 9d 9d",
+            "9d is twice in Bo's hand: one deck is in play",
+        ),
+    ],
+    ids=["declare", "tie", "show"],
+)
+def test_a_card_twice_in_one_hand_breaks_the_one_deck_rule(script, message):
+    """RULES.md: one deck, so no duplicate within a hand either (issue 12, item 9)."""
+    error = refused(script, message)
+    assert (error.code, error.section) == ("card_twice_in_hand", "deck")
+
+
 def test_there_is_no_tie_to_settle_without_a_tie():
     refused("dealer Anna; tie Bo", "There is no tie to settle")
 

@@ -5,7 +5,7 @@ import json
 import pytest
 from script import events
 
-from scorekeeper.cards import parse_hand
+from scorekeeper.cards import parse_cards, parse_hand
 from scorekeeper.events import Declare, Tie
 from scorekeeper.hands import Category
 from scorekeeper.matchfile import EVENT_TYPES, FormatError, MatchFile, dump, dumps, load, loads, read_event
@@ -73,6 +73,19 @@ def test_cards_are_read_in_any_spelling_and_written_canonically():
     assert write_event(event)["cards"] == "Th Jh Qh Kh 9h"
 
 
+def test_a_card_twice_in_one_hand_is_well_formed_and_left_to_the_engine():
+    """Issue 12, item 9: the one-deck rule is the engine's (exit 1), as for a card in two hands."""
+    from scorekeeper.matchfile import write_event
+    from scorekeeper.refusals import RuleBroken
+
+    data = {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qs 9c 5d 2s"}
+    event = read_event(data)
+    assert event.cards == parse_cards("Qs Qs 9c 5d 2s") and write_event(event) == data
+    match = load(document([{"type": "dealer", "player": "Anna"}, data]))
+    with pytest.raises(RuleBroken, match="event 1: Qs is twice in Bo's hand: one deck is in play"):
+        match.replay()
+
+
 def test_a_tie_verdict_of_identical_is_a_null_winner():
     assert read_event({"type": "tie", "winner": None}) == Tie(winner=None)
 
@@ -89,10 +102,6 @@ BAD_EVENTS = [
     ({"type": "exchange", "player": "Bo", "count": "2"}, "'count' must be a whole number from 0 to 5"),
     ({"type": "declare", "player": "Bo", "hand": "high_card"}, "'high_card' is not a hand name"),
     ({"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 1x 5d 2s"}, "'1x' is not a card"),
-    (
-        {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh Qs 5d 2s"},
-        "Qs is in the hand twice",
-    ),
     (
         {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 5d 2s"},
         "A hand is five cards, not 4",
@@ -128,7 +137,7 @@ BAD_DOCUMENTS = [
     (document(players="Anna Bo"), "'players' must be a list of names"),
     (document(players=["Anna", 7]), "'players' must be a list of names"),
     (document(rules={"goal": 3}), "unknown house rule 'goal'"),
-    (document(rules={"points": {"pair": -1}}), "'points.pair' must be a whole number of at least 0"),
+    (document(rules={"points": {"pair": -1}}), "'points.pair' must be a whole number from 0 to 1000"),
     (document(rules=[]), "'rules' must be an object"),
     ({**document(), "events": {}}, "'events' must be a list"),
 ]
@@ -144,6 +153,61 @@ def test_a_document_that_is_not_chicago_match_1_is_a_format_error(doc, message):
 def test_text_that_is_not_json_is_a_format_error(text):
     with pytest.raises(FormatError, match="not valid JSON"):
         loads(text)
+
+
+# TRUST.md I6: every number in a file has a range a real match keeps within (rules.NUMBERS).
+OUT_OF_RANGE = [
+    *[
+        ({"target": v}, "'target' must be a whole number from 1 to 1000")
+        for v in (0, 1001, 10**30, True, 52.0)
+    ],
+    *[
+        ({"points": {"pair": v}}, "'points.pair' must be a whole number from 0 to 1000")
+        for v in (-1, 1001, 10**20)
+    ],
+    *[
+        ({key: v}, f"'{key}' must be a whole number from 0 to 1000")
+        for key in ("last_trick", "chicago", "chicago_min", "no_exchange_at")
+        for v in (-1, 1001, 2**63)
+    ],
+]
+
+
+@pytest.mark.parametrize(("rules", "message"), OUT_OF_RANGE, ids=[repr(r) for r, _ in OUT_OF_RANGE])
+def test_a_house_rule_out_of_its_range_is_a_format_error_naming_it(rules, message):
+    with pytest.raises(FormatError) as caught:
+        load(document(rules=rules))
+    assert caught.value.message == message
+
+
+EVENT_NUMBERS = [
+    *[("exchange", "count", v, "0 to 5") for v in (-1, 6, 10**30, True, "2", 2.0)],
+    *[("adjust", "points", v, "-1000 to 1000") for v in (1001, -1001, 2**63, -(2**63) - 1, 10**30, 1.5, "5")],
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value", "bounds"), EVENT_NUMBERS, ids=[repr(e) for e in EVENT_NUMBERS]
+)
+def test_an_events_number_out_of_its_range_is_a_format_error_naming_it(kind, key, value, bounds):
+    data = {"type": kind, "player": "Bo", key: value, **({"reason": "x"} if kind == "adjust" else {})}
+    with pytest.raises(FormatError) as caught:
+        load(document([{"type": "dealer", "player": "Anna"}, data]))
+    assert (caught.value.index, caught.value.message) == (1, f"'{key}' must be a whole number from {bounds}")
+
+
+def test_the_ends_of_each_range_are_read():
+    rules = {
+        "target": 1000,
+        "points": {"pair": 0, "royal_flush": 1000},
+        "last_trick": 1000,
+        "no_exchange_at": 0,
+    }
+    assert load(document(rules=rules)).rules.to_dict() == rules
+    for count in (0, 5):
+        assert read_event({"type": "exchange", "player": "Bo", "count": count}).count == count
+    for points in (-1000, 1000):
+        assert read_event({"type": "adjust", "player": "Bo", "points": points, "reason": ""}).points == points
 
 
 def test_names_are_trimmed():
@@ -171,3 +235,18 @@ def test_an_unknown_player_in_an_event_is_a_broken_rule_not_a_format_error():
     match = load(document([{"type": "dealer", "player": "Dan"}]))
     with pytest.raises(RuleBroken, match="event 0: Dan is not playing in this match"):
         match.replay()
+
+
+def test_a_stored_match_is_read_without_the_ranges_but_still_by_type():
+    """The app's event log holds what earlier versions accepted; only what comes in is bounded."""
+    adjust = {"type": "adjust", "player": "Bo", "points": 5000, "reason": ""}
+    assert read_event(adjust, bounded=False).points == 5000
+    assert Rules.from_dict({"target": 10**20, "points": {"pair": 2000}}, bounded=False).target == 10**20
+    with pytest.raises(FormatError, match="'points' must be a whole number"):
+        read_event({**adjust, "points": "5000"}, bounded=False)
+    with pytest.raises(FormatError, match="'count' must be a whole number from 0 to 5"):
+        read_event({"type": "exchange", "player": "Bo", "count": 6}, bounded=False)
+    from scorekeeper.rules import RulesError
+
+    with pytest.raises(RulesError, match="'target' must be a whole number from 1 to 1000"):
+        Rules.from_dict({"target": 52.0}, bounded=False)

@@ -193,7 +193,7 @@ def test_the_match_list_filters_by_player_and_pages(client, app):
     dans = soup(client.get(f"/?player={dan}")).select("ul.matches li")
     assert len(everyone) == 2 and len(dans) == 1
     assert "Resume" in dans[0].text and dans[0].select_one("svg.chart.small") is not None
-    assert client.get("/?page=abc").status_code == 200
+    assert client.get("/?page=abc").status_code == 400  # TRUST.md I6: a 4xx naming the page number
 
 
 def test_a_rematch_starts_a_new_match_with_the_same_players_and_rules(client, app):

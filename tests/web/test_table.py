@@ -95,10 +95,13 @@ def test_a_refused_action_shows_the_engines_message_and_stores_nothing(keeper, h
             "&#39;1x&#39; is not a card",
         ),
         ({"type": "declare", "player": "Bo", "hand": "high_card"}, "&#39;high_card&#39; is not a hand name"),
-        ({"type": "exchange", "player": "Bo", "count": "many"}, "&#39;many&#39; is not a whole number"),
+        (
+            {"type": "exchange", "player": "Bo", "count": "many"},
+            "Cards exchanged must be a whole number from 0 to 5",
+        ),
         (
             {"type": "exchange", "player": "Bo", "count": "9"},
-            "&#39;count&#39; must be a whole number from 0 to 5",
+            "Cards exchanged must be a whole number from 0 to 5",
         ),
         ({"type": "shuffle"}, "That is not an action the scorekeeper can record"),
         ({"type": "tie"}, "Say whose hand is higher, or enter the cards"),
@@ -111,6 +114,24 @@ def test_a_malformed_post_gets_a_clear_error_and_changes_nothing(keeper, fields,
     response = keeper.post(**fields)
     assert response.status_code == 422
     assert message in response.text
+    assert keeper.rows() == rows
+
+
+@pytest.mark.parametrize(
+    "cards", [{"cards": "Qs Qs 9c 5d 2s"}, {"cards": "Qs 9c 5d 2s", "pick": "Qs"}], ids=["typed", "picked"]
+)
+def test_a_card_twice_in_one_hand_is_refused_by_the_one_deck_rule_in_the_readers_language(
+    keeper, client, cards
+):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    rows = keeper.rows()
+    data = {"version": str(keeper.version), "type": "declare", "player": "Bo", "hand": "pair", **cards}
+    headers = {**HX, "Accept-Language": "sv"}
+    response = client.post(f"/m/{keeper.match_id}/record", data=data, headers=headers)
+    assert response.status_code == 422
+    refusal = soup(response).select_one("p.refusal[role=alert]")
+    assert "Qs finns två gånger i Bos hand: en kortlek är i spel" in refusal.text
+    assert refusal.a["href"] == f"/rules?m={keeper.match_id}#deck"
     assert keeper.rows() == rows
 
 
