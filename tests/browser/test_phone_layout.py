@@ -59,6 +59,8 @@ def test_every_screen_fits_a_phone_and_every_target_is_thumb_sized(browser, serv
     tap(page, button(page, "Identical: nobody scores"))
     for name in ("Annabelle", "Bartholomew", "Cia", "Dan"):  # phase 2
         tap(page, button(page, f"{name} passes"))
+    assert "Who took the last trick?" in page.locator("#turn").inner_text()
+    page.locator(".tricks details.trick-by-trick summary").click()
     assert "Trick 1 of 5" in page.locator("#turn").inner_text()
     check_phone_page(page, "phase 3")
     screens(page, f"phase-3-{width}", full_page=True)
