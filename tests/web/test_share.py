@@ -96,3 +96,13 @@ def test_the_secrets_appear_only_in_their_own_link(share):
         texts = [text.parent.name for text in page.find_all(string=re.compile(re.escape(secret)))]
         assert texts == ["a"]
         assert not any(secret in value for value in response.headers.values())
+
+
+def test_copy_and_share_buttons_start_hidden_and_point_at_their_link(share):
+    """app.js shows them where the browser can copy or share; without script the link text is there."""
+    page = soup(share[0])
+    for link_id in ("watch-link", "claim-link"):
+        buttons = page.select(f"button[data-copy={link_id}], button[data-share={link_id}]")
+        assert [b.text for b in buttons] == ["Copy the link", "Share the link"]
+        assert all(b.has_attr("hidden") and b["type"] == "button" for b in buttons)
+        assert page.select_one(f"[data-copied={link_id}]").has_attr("hidden")
