@@ -1,4 +1,4 @@
-"""QR codes of links, drawn on the server by segno: inline SVG for a page.
+"""QR codes of links, drawn on the server by segno: inline SVG for a page, half blocks for a terminal.
 
 No script draws them and no CDN serves them. The hand-over link is a secret, so its code
 is drawn into the page itself rather than served from an image URL that a log could keep.
@@ -31,3 +31,22 @@ def svg(link: str, title: str) -> Markup:
         title=title,
     )
     return Markup(drawn.replace("<svg ", '<svg role="img" ', 1))
+
+
+# Black on white whatever the terminal's own colours (segno's writers use the terminal's, which
+# turns the code negative on a light terminal).
+_BLACK_ON_WHITE, _RESET = "\033[30;47m", "\033[0m"
+_HALF_BLOCKS = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584", (True, True): "\u2588"}
+
+
+def terminal(link: str) -> str:
+    """The link's QR code for a terminal: two rows of modules to a line, quiet zone included."""
+    matrix = segno.make(link, micro=False).matrix_iter(border=QUIET_ZONE)
+    rows = [tuple(bool(bit) for bit in row) for row in matrix]
+    rows.append((False,) * len(rows[0]))  # an odd number of rows: the last line's lower half is light
+    lines = []
+    for top, bottom in zip(rows[0::2], rows[1::2], strict=False):
+        lines.append(
+            _BLACK_ON_WHITE + "".join(_HALF_BLOCKS[pair] for pair in zip(top, bottom, strict=True)) + _RESET
+        )
+    return "\n".join(lines)
