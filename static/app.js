@@ -37,6 +37,39 @@
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* quietly without */ });
   }
 
+  // The share page: copy a link, or hand it to the phone's share sheet. Each button stays hidden
+  // where the browser cannot do it (plain HTTP has no Clipboard API and no Web Share).
+  function canCopy() {
+    return !!(navigator.clipboard && navigator.clipboard.writeText) ||
+      !!(document.queryCommandSupported && document.queryCommandSupported("copy"));
+  }
+  function copy(link) {
+    if (navigator.clipboard && navigator.clipboard.writeText) { return navigator.clipboard.writeText(link.href); }
+    var range = document.createRange();  // without the Clipboard API: copy the selected link text
+    range.selectNodeContents(link);
+    window.getSelection().removeAllRanges();
+    window.getSelection().addRange(range);
+    return document.execCommand("copy") ? Promise.resolve() : Promise.reject(new Error("not copied"));
+  }
+  function copied(id) {
+    var note = document.querySelector("[data-copied='" + id + "']");
+    var announce = document.getElementById("announce");
+    if (note) { note.hidden = false; }
+    if (note && announce) { announce.textContent = note.textContent.trim(); }
+  }
+  document.querySelectorAll("[data-copy]").forEach(function (button) { button.hidden = !canCopy(); });
+  document.querySelectorAll("[data-share]").forEach(function (button) { button.hidden = !navigator.share; });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-copy], [data-share]") : null;
+    var link = button && document.getElementById(button.dataset.copy || button.dataset.share);
+    if (!link) { return; }
+    if (button.dataset.copy) {
+      copy(link).then(function () { copied(button.dataset.copy); }, function () { /* the link stays selectable */ });
+    } else {
+      navigator.share({ url: link.href }).catch(function () { /* dismissed */ });
+    }
+  });
+
   // Keep the screen on while a match is live; the toggle is remembered on this phone.
   var lock = null;
   var supported = "wakeLock" in navigator;

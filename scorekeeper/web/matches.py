@@ -24,7 +24,7 @@ from scorekeeper.matchfile import FormatError, dumps, read_event
 from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
-from scorekeeper.web import capabilities, eventlog, stats, writes
+from scorekeeper.web import capabilities, eventlog, qr, stats, writes
 from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
@@ -203,11 +203,15 @@ def undo(match_id: str) -> BaseResponse:
 @bp.get("/m/<match_id>/handover")
 @keeper_required(404)
 def handover(match_id: str) -> str:
-    """The scorekeeper's page of links: hand the role to another phone, or share the live view."""
+    """The scorekeeper's page of links: hand the role to another phone, or share the live view.
+
+    Each link is shown as text and as a QR code drawn into the page (``qr.svg``): the
+    hand-over secret appears in no other URL, so no log can keep it.
+    """
     match = match_or_404(match_id)
     claim = url_for("matches.claim", t=capabilities.handover_token(match.id), _external=True)
     watch = url_for("matches.watch", t=capabilities.watch_token(match.id), _external=True)
-    return render_template("matches/handover.html", match=match, claim_url=claim, watch_url=watch)
+    return render_template("matches/handover.html", match=match, claim_url=claim, watch_url=watch, qr=qr.svg)
 
 
 @bp.get("/claim")

@@ -1,11 +1,20 @@
-"""``scorekeeper serve``: run the app under gunicorn (one worker, several threads by default)."""
+"""``scorekeeper serve``: run the app under gunicorn (one worker, several threads by default).
+
+Before it starts it says where phones should open it: the machine's address on
+the network (and its QR code), or why they cannot reach it.
+"""
 
 from __future__ import annotations
 
+import socket
+import sys
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
+
+from scorekeeper.web import qr
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -26,6 +35,58 @@ class _Server(BaseApplication):  # type: ignore[misc]
 ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
 
 
+ALL_INTERFACES = ("0.0.0.0", "::", "")
+# Where traffic to each private range would leave this machine; the first that has a route wins.
+PRIVATE_PROBES = ("10.255.255.255", "172.31.255.255", "192.168.255.255")
+
+
+def lan_address(new_socket: Callable[..., socket.socket] = socket.socket) -> str | None:
+    """This machine's IPv4 address on its local network, or None if it has none.
+
+    Connecting a UDP socket sends nothing: the kernel only picks the interface (and so
+    the address) that would carry traffic to a private address. No packet leaves.
+    """
+    for target in PRIVATE_PROBES:
+        try:
+            with new_socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect((target, 9))
+                address = str(probe.getsockname()[0])
+        except OSError:
+            continue  # no route to that range
+        if not address.startswith(("127.", "0.")):
+            return address
+    return None
+
+
+def is_loopback(host: str) -> bool:
+    return host == "localhost" or host.startswith("127.") or host == "::1"
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def banner(host: str, port: int, lan: str | None, qr_code: bool) -> str:
+    """What ``serve`` prints: where this machine and the phones at the table open the app."""
+    lines = [f"Chicago Scorekeeper is listening on {host or '0.0.0.0'} port {port}; Ctrl-C stops it."]
+    if host in ALL_INTERFACES or is_loopback(host):
+        lines.append(f"On this machine open {_url(host if is_loopback(host) else '127.0.0.1', port)}")
+    if is_loopback(host):
+        lines.append(
+            f"Other phones cannot reach {host}: to let phones on the same network in, start it with"
+            " --host 0.0.0.0 (only on a network you trust)."
+        )
+        return "\n".join(lines)
+    phones = lan if host in ALL_INTERFACES else host
+    if phones is None:
+        lines.append(f"Found no network address here: phones open http://<this machine's address>:{port}/")
+        return "\n".join(lines)
+    lines.append(f"Phones on the same network open {_url(phones, port)}" + (" or scan:" if qr_code else ""))
+    if qr_code:
+        lines.append(qr.terminal(_url(phones, port)))
+    return "\n".join(lines)
+
+
 def serve(
     app: Flask, host: str, port: int, workers: int = 1, threads: int = 8, access_log: str | None = None
 ) -> None:
@@ -36,7 +97,8 @@ def serve(
     """
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled once here, not in each worker's first requests
-    print(f"Chicago Scorekeeper on http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
+    lan = lan_address() if host in ALL_INTERFACES else None
+    print(banner(host, port, lan, qr_code=sys.stdout.isatty()), flush=True)
     _Server(
         app,
         {

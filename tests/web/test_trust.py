@@ -204,6 +204,7 @@ def pages_to_lint(browser) -> list[str]:
         f"/m/{match_id}/record", {"version": "2", "type": "declare", "player": "Anna", "hand": "pair"}
     )
     pages.append(browser.get(f"/m/{match_id}").text)  # a tie
+    pages.append(browser.get(f"/m/{match_id}/handover").text)  # the share page: two inline SVG QR codes
     for path in ("/", "/new", "/players", "/players/1", "/hands", "/import", f"/m/{match_id}/history"):
         pages.append(browser.get(path).text)
     with browser.app.test_request_context():
