@@ -305,6 +305,7 @@ class Played:
     taps: Counter[int] = field(default_factory=Counter)  # by round; 0 is the setup
     swaps: list[Swap] = field(default_factory=list)
     styles: dict[str, Swap] = field(default_factory=dict)  # one showdown screen in each style (not counted)
+    grid: int = 0  # the bytes of the one-tap grid's form on that screen
     totals: dict[str, int] = field(default_factory=dict)  # the scoreboard at the end
 
     @property
@@ -359,6 +360,9 @@ class Table:
         for style in ("detail", "quick"):
             toggle = self.page.locator(f"#turn form.entry-style button[value={style}]")
             self.played.styles[style] = self.post(toggle, "entry", counted=False)
+        self.played.grid = len(
+            self.page.evaluate("document.querySelector('#turn form.quick').outerHTML").encode()
+        )
 
     # The match.
 
