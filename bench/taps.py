@@ -168,6 +168,14 @@ def report(results: list[Result]) -> bool:
     print(
         "typical: a whole round with no tie, no Chicago, no correction; Chicago rounds: t = also a tie, c = a correction"
     )
+    print()
+    print("taps by round (setup | each round; t a tie, C Chicago, c a correction, b a tie-break round)")
+    for r in results:
+        marks = []
+        for n, k in r.plan.rounds.items():
+            flags = "t" * k.ties + "C" * k.chicago + "c" * k.corrections + "b" * k.tiebreak
+            marks.append(f"{r.played.taps[n]}{flags}")
+        print(f"  {r.plan.name:<28} {r.played.taps[0]} | {' '.join(marks)}")
 
     table = [r for r in results if not r.raw]
     typical = [t for r in table for t in r.rounds(ties=False, chicago=False, corrections=False)]

@@ -68,6 +68,7 @@ class RoundKind:
     chicago: bool = False
     corrections: int = 0
     complete: bool = False
+    tiebreak: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,11 @@ def _rounds(events: Sequence[Event], states: Sequence[MatchState]) -> dict[int, 
                 ties[before.round] += 1  # settled at once by the cards declared with the hands
     final = states[-1]
     done = final.round if final.is_finished else final.round - 1
-    return {r: RoundKind(ties[r], r in chicago, corrections[r], r <= done) for r in range(1, final.round + 1)}
+    tiebreak = {s.round for s in states if s.tiebreak}
+    return {
+        r: RoundKind(ties[r], r in chicago, corrections[r], r <= done, r in tiebreak)
+        for r in range(1, final.round + 1)
+    }
 
 
 def _setup(file: MatchFile, events: Sequence[Event]) -> int:
