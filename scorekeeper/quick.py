@@ -23,11 +23,14 @@ def speakers_left(state: MatchState) -> tuple[str, ...]:
     return tuple(state.players[s] for s in state.order[len(state.declarations) :])
 
 
-def showdown_events(state: MatchState, player: str | None, hand: Category | None) -> tuple[Event, ...]:
+def showdown_events(
+    state: MatchState, player: str | None, hand: Category | None, tied: tuple[str, ...] = ()
+) -> tuple[Event, ...]:
     """The rest of the showdown as events: ``player`` declares ``hand``, everybody else left passes.
 
-    With no player, everybody left passes ("nobody scores"). The events are not
-    checked here: the engine refuses whichever breaks a rule.
+    With no player, everybody left passes ("nobody scores"). The ``tied`` players
+    declare the same hand too, and the engine opens the tie comparison. The events
+    are not checked here: the engine refuses whichever breaks a rule.
 
     >>> from scorekeeper.rules import Rules
     >>> from scorekeeper.match import replay
@@ -37,10 +40,13 @@ def showdown_events(state: MatchState, player: str | None, hand: Category | None
     ['pass Bo', 'declare Cia', 'pass Anna']
     >>> [e.type for e in showdown_events(state, None, None)]
     ['pass', 'pass', 'pass']
+    >>> [e.type for e in showdown_events(state, "Cia", Category.PAIR, tied=("Anna",))]
+    ['pass', 'declare', 'declare']
     """
     left = speakers_left(state)
     if player is None or hand is None:
         return tuple(Pass(name) for name in left)
-    if player not in left:  # already spoke, or sits out: the engine says why it is refused
-        return (Declare(player, hand),)
-    return tuple(Declare(name, hand) if name == player else Pass(name) for name in left)
+    declarers = (player, *tied)
+    if not set(declarers) <= set(left):  # already spoke, or sits out: the engine says why it is refused
+        return tuple(Declare(name, hand) for name in declarers)
+    return tuple(Declare(name, hand) if name in declarers else Pass(name) for name in left)

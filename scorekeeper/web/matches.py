@@ -98,8 +98,8 @@ def _table(match: StoredMatch, status: int = 200, **extra: Any) -> Response:
 
 @bp.get("/m/<match_id>")
 def show(match_id: str) -> Response:
-    """The scorekeeper's table; everybody else sees it read-only."""
-    return _table(match_or_404(match_id))
+    """The scorekeeper's table; everybody else sees it read-only (``?tie=`` picks a tie on the grid)."""
+    return _table(match_or_404(match_id), tie_pick=request.args.get("tie", "")[:200])
 
 
 def _not_keeper(match_id: str) -> Response:
@@ -162,7 +162,8 @@ def _showdown_events(match: StoredMatch) -> tuple[Event, ...]:
         event = read_event({"type": "declare", "player": player, "hand": hand})
         assert isinstance(event, Declare)
         declared = event.hand
-    return showdown_events(eventlog.state_of(match), player or None, declared)
+    tied = tuple(request.form.getlist("with"))  # a tie: these declared the same hand
+    return showdown_events(eventlog.state_of(match), player or None, declared, tied)
 
 
 @bp.post("/m/<match_id>/showdown")

@@ -9,7 +9,7 @@ from flask import request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper.feed import change_words, describe_words, undo_words
-from scorekeeper.hands import DECLARABLE
+from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import undo_walk
 from scorekeeper.quick import speakers_left
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
@@ -111,18 +111,38 @@ def entry_style() -> str:
     return chosen if chosen in ENTRY_STYLES else ENTRY_STYLES[0]
 
 
-def quick_grid(state: MatchState) -> list[dict[str, Any]]:
-    """The one-tap showdown: a row per declarable hand, a cell per player, legal cells enabled."""
+def quick_grid(state: MatchState, first: tuple[Category, str] | None = None) -> list[dict[str, Any]]:
+    """The one-tap showdown: a row per declarable hand, a cell per player, legal cells enabled.
+
+    ``first`` is the first player of a tie picked on the grid: then only the other
+    players of its row are enabled (whoever declared the same hand too).
+    """
     left, legal = set(speakers_left(state)), set(state.legal_hands())
     names = [state.players[s] for s in state.order]
+    if first is not None:
+        left.discard(first[1])
+        legal = {first[0]}
     return [
         {"hand": hand, "cells": [(name, name in left and hand in legal) for name in names]}
         for hand in DECLARABLE
     ]
 
 
+def tie_pick(state: MatchState, text: str) -> tuple[Category, str] | None | bool:
+    """The grid's tie mode from the link (``?tie=``): False off, True on, or the first tied (hand, player)."""
+    if not text:
+        return False
+    hand, _colon, player = text.partition(":")
+    if hand in {c.value for c in DECLARABLE} and player in speakers_left(state):
+        category = Category(hand)
+        if category in state.legal_hands():
+            return category, player
+    return True
+
+
 def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
     """Everything the table templates read; they compute nothing themselves."""
+    tie_text = extra.pop("tie_pick", "")
     action = state.next_action()
     names = state.players
     kept, cancelled = undo_walk(match.events)
@@ -157,7 +177,10 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "spectator": False,
     }
     if state.speaker is not None:
-        context["quick_grid"] = quick_grid(state)
+        pick = tie_pick(state, tie_text)
+        first = pick if isinstance(pick, tuple) else None
+        context["quick_grid"] = quick_grid(state, first)
+        context["tie_mode"], context["tie_first"] = pick is not False, first
     if state.chicago_open:
         context["chicago_options"] = options = _chicago_options(state)
         context["chicago_callable"] = any(option["enabled"] for option in options)

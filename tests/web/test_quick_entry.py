@@ -132,3 +132,32 @@ def test_phase_3_asks_who_took_the_last_trick_first_and_keeps_trick_by_trick_beh
     assert tricks.select_one("details.trick-by-trick:not([open]) form input[value=trick]") is not None
     keeper.post(type="last_trick", winner="Bo")
     assert keeper.page().select_one(".quick-grid") is not None  # the last showdown, by one tap too
+
+
+def test_a_tie_is_two_taps_on_the_grid_and_opens_the_tie_comparison(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    table = f"/m/{keeper.match_id}"
+    picking = soup(keeper.client.get(f"{table}?tie=1", headers=HX))
+    first = {a["href"].split("tie=")[1] for a in picking.select(".quick-grid a.button")}
+    assert "pair%3ABo" in first and picking.select_one("button.nobody") is None
+    second = soup(keeper.client.get(f"{table}?tie=pair:Bo"))
+    others = [b["value"] for b in second.select(".quick-grid button[name=with]")]
+    assert others == ["Cia", "Anna"]  # Bo's row only, Bo himself not again
+    assert second.select_one("input[name=tap]")["value"] == "pair:Bo"
+    response = keeper.post("showdown", tap="pair:Bo", **{"with": "Anna"})
+    assert response.status_code == 200
+    assert events_after_dealer(keeper) == [
+        Declare("Bo", Category.PAIR),
+        Pass("Cia"),
+        Declare("Anna", Category.PAIR),
+    ]
+    assert soup(response).select_one("#turn").find(string=lambda s: "Tie" in s) is not None
+
+
+@pytest.mark.parametrize(
+    "tie", ["nonsense", "pair:Eva", "royal:Bo", "x" * 500], ids=["words", "stranger", "no-hand", "long"]
+)
+def test_a_made_up_tie_link_shows_the_first_pick_again(keeper, tie):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    page = soup(keeper.client.get(f"/m/{keeper.match_id}?tie={tie}"))
+    assert page.select(".quick-grid a.button") and not page.select(".quick-grid button[name=with]")
