@@ -51,13 +51,15 @@ class Step:
     """One thing the scorekeeper does on the phone, in the round it belongs to.
 
     ``kind`` is ``quick`` (one tap for a whole showdown: ``event`` is the
-    declaration that scored, or None when nobody scored) or ``event`` (one
+    declaration that scored, or None when nobody scored), ``quicktie`` (a tie of two
+    on the grid: ``event`` declares first, ``other`` the same hand) or ``event`` (one
     event through its own form: ``event`` says which).
     """
 
     kind: str
     round: int
     event: Event | None
+    other: str = ""  # ``quicktie``: the second tied player (``event`` is the first one's declaration)
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,9 @@ def quickest(file: MatchFile, name: str = "") -> Plan:
     - A showdown with no tie for the best hand: one tap on the grid (who scored with what),
       or "nobody scores". Corrections recorded during it go first: no points change
       before a showdown ends, so the totals (and the floor at 0) come out the same.
-    - A showdown with a tie: declaration by declaration (cards left out), then the tie
-      screen's verdict (who was higher, or identical), whatever the file settled it by.
+    - A showdown with a tie of two: the grid's tie mode (the link, the first tied player,
+      the other), then the tie screen's verdict (who was higher, or identical), whatever the
+      file settled it by. A tie of three or more: declaration by declaration, then the verdict.
     - Chicago: one tap; the trick play: one tap on who took the last trick (for a
       failed Chicago, the player who broke it), with the card typed when the house
       rule "last trick with a 2 doubles" needs it.
@@ -172,7 +175,13 @@ def quickest(file: MatchFile, name: str = "") -> Plan:
             declared = [e for e in group if isinstance(e, Declare)]
             best = max((e.hand for e in declared), key=lambda h: h.order, default=None)
             tied = [e for e in declared if e.hand is best]
-            if len(tied) > 1:
+            if len(tied) == 2:  # two taps on the grid, then the tie screen's verdict
+                steps += [Step("event", state.round, e) for e in group if isinstance(e, Adjust)]
+                steps.append(
+                    Step("quicktie", state.round, Declare(tied[0].player, tied[0].hand), tied[1].player)
+                )
+                steps.append(Step("event", state.round, Tie(winner=outcome.player)))
+            elif len(tied) > 1:
                 for e in group:
                     if isinstance(e, Declare):
                         e = Declare(e.player, e.hand)
@@ -224,11 +233,12 @@ def events_of(plan: Plan) -> list[Event]:
     for event in events:
         state = apply(state, event)
     for step in plan.steps:
-        if step.kind == "quick":
+        if step.kind in ("quick", "quicktie"):
             declared = step.event
             assert declared is None or isinstance(declared, Declare)
             player, hand = (None, None) if declared is None else (declared.player, declared.hand)
-            taken: tuple[Event, ...] = showdown_events(state, player, hand)
+            tied = (step.other,) if step.other else ()
+            taken: tuple[Event, ...] = showdown_events(state, player, hand, tied)
         else:
             assert step.event is not None
             taken = (step.event,)
@@ -381,6 +391,8 @@ class Table:
                 self.compare_styles()
             if step.kind == "quick":
                 self.quick(step.event)
+            elif step.kind == "quicktie":
+                self.quick_tie(step.event, step.other)
             else:
                 self.record(step.event)
         self.played.totals = scores(self.page)
@@ -436,6 +448,20 @@ class Table:
         if cell.is_disabled():
             raise Refused(f"the grid's cell {declared.player} · {declared.hand.value} is disabled")
         self.post(cell, "quick")
+
+    def get(self, locator) -> None:
+        """Tap a link that htmx loads into the table (a view, nothing recorded)."""
+        with self.page.expect_response(lambda r: r.request.method == "GET" and "/m/" in r.url):
+            self.click(locator)
+        wait_until(self.page, SETTLED)
+
+    def quick_tie(self, first: Event | None, other: str) -> None:
+        """A tie on the grid: the tie link, the first tied player's cell, then the other's."""
+        assert isinstance(first, Declare)
+        self.style("quick")
+        self.get(self.page.locator("#turn a.tie-link"))
+        self.get(self.page.locator(f"#turn .quick-grid a[href$='tie={first.hand.value}%3A{first.player}']"))
+        self.post(self.page.locator(f"#turn .quick-grid button[name=with][value='{other}']"), "quick")
 
     def record(self, event: Event | None) -> None:
         page = self.page

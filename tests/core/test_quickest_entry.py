@@ -39,15 +39,14 @@ def test_both_plans_replay_to_the_files_totals_round_by_round(name, file):
     assert by_round(file, events_of(detailed(file, name))) == expected
 
 
-def test_the_quickest_plan_takes_a_tie_declaration_by_declaration_and_the_rest_in_one_tap():
+def test_the_quickest_plan_takes_a_tie_of_two_on_the_grid_and_the_rest_in_one_tap():
     file = loads((MATCHES / "two-players-to-royal-flush.json").read_text())
     plan = quickest(file)
     assert plan.dealer == "Bo"  # the draw's result, picked in the new-match form
     round_one = [(s.kind, type(s.event).__name__) for s in plan.steps if s.round == 1]
     assert round_one == [
         ("quick", "Declare"),  # phase 1: Bo's two pair beat Anna's pair
-        ("event", "Declare"),  # phase 2: two flushes, a tie
-        ("event", "Declare"),
+        ("quicktie", "Declare"),  # phase 2: two flushes, a tie picked on the grid
         ("event", "Tie"),  # the verdict, though the file settled it by the cards declared
         ("event", "LastTrick"),  # five tricks in the file, the last one counts
         ("quick", "Declare"),
