@@ -19,7 +19,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.events import Dealer, Declare, Event, Undo
+from scorekeeper.events import Dealer, Declare, Event, Tie, Undo
 from scorekeeper.matchfile import FormatError, dumps, read_event
 from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
@@ -163,7 +163,10 @@ def _showdown_events(match: StoredMatch) -> tuple[Event, ...]:
         assert isinstance(event, Declare)
         declared = event.hand
     tied = tuple(request.form.getlist("with"))  # a tie: these declared the same hand
-    return showdown_events(eventlog.state_of(match), player or None, declared, tied)
+    events = showdown_events(eventlog.state_of(match), player or None, declared, tied)
+    if "winner" in request.form:  # and the tie's verdict: whose hand was higher ("" identical)
+        events += (Tie(winner=request.form["winner"] or None),)
+    return events
 
 
 @bp.post("/m/<match_id>/showdown")

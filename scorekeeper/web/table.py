@@ -111,33 +111,33 @@ def entry_style() -> str:
     return chosen if chosen in ENTRY_STYLES else ENTRY_STYLES[0]
 
 
-def quick_grid(state: MatchState, first: tuple[Category, str] | None = None) -> list[dict[str, Any]]:
+def quick_grid(state: MatchState) -> list[dict[str, Any]]:
     """The one-tap showdown: a row per declarable hand, a cell per player, legal cells enabled.
 
-    ``first`` is the first player of a tie picked on the grid: then only the other
-    players of its row are enabled (whoever declared the same hand too).
+    A row whose hand two players could still both declare is also a link to its tie (``tie_row``).
     """
     left, legal = set(speakers_left(state)), set(state.legal_hands())
     names = [state.players[s] for s in state.order]
-    if first is not None:
-        left.discard(first[1])
-        legal = {first[0]}
     return [
-        {"hand": hand, "cells": [(name, name in left and hand in legal) for name in names]}
+        {
+            "hand": hand,
+            "cells": [(name, name in left and hand in legal) for name in names],
+            "tie": len(left) > 1 and hand in legal,
+        }
         for hand in DECLARABLE
     ]
 
 
-def tie_pick(state: MatchState, text: str) -> tuple[Category, str] | None | bool:
-    """The grid's tie mode from the link (``?tie=``): False off, True on, or the first tied (hand, player)."""
-    if not text:
-        return False
-    hand, _colon, player = text.partition(":")
-    if hand in {c.value for c in DECLARABLE} and player in speakers_left(state):
-        category = Category(hand)
-        if category in state.legal_hands():
-            return category, player
-    return True
+def tie_row(state: MatchState, text: str) -> dict[str, Any] | None:
+    """A tie on the grid (``?tie=<hand>``): the hand, and each pair of players who could have tied in it.
+
+    One tap on a pair's verdict records the showdown and settles the tie.
+    """
+    left = speakers_left(state)
+    if text not in {c.value for c in state.legal_hands()} or len(left) < 2:
+        return None
+    pairs = [(a, b) for i, a in enumerate(left) for b in left[i + 1 :]]
+    return {"hand": Category(text), "pairs": pairs}
 
 
 def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
@@ -177,10 +177,8 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "spectator": False,
     }
     if state.speaker is not None:
-        pick = tie_pick(state, tie_text)
-        first = pick if isinstance(pick, tuple) else None
-        context["quick_grid"] = quick_grid(state, first)
-        context["tie_mode"], context["tie_first"] = pick is not False, first
+        context["quick_grid"] = quick_grid(state)
+        context["tie_row"] = tie_row(state, tie_text)
     if state.chicago_open:
         context["chicago_options"] = options = _chicago_options(state)
         context["chicago_callable"] = any(option["enabled"] for option in options)

@@ -60,6 +60,7 @@ class Step:
     round: int
     event: Event | None
     other: str = ""  # ``quicktie``: the second tied player (``event`` is the first one's declaration)
+    winner: str | None = None  # ``quicktie``: the verdict (None: identical hands)
 
 
 @dataclass(frozen=True)
@@ -145,9 +146,9 @@ def quickest(file: MatchFile, name: str = "") -> Plan:
     - A showdown with no tie for the best hand: one tap on the grid (who scored with what),
       or "nobody scores". Corrections recorded during it go first: no points change
       before a showdown ends, so the totals (and the floor at 0) come out the same.
-    - A showdown with a tie of two: the grid's tie mode (the link, the first tied player,
-      the other), then the tie screen's verdict (who was higher, or identical), whatever the
-      file settled it by. A tie of three or more: declaration by declaration, then the verdict.
+    - A showdown with a tie of two: the name of the hand on the grid, then the pair's verdict
+      (who was higher, or identical), whatever the file settled it by. A tie of three or
+      more: declaration by declaration, then the tie screen's verdict.
     - Chicago: one tap; the trick play: one tap on who took the last trick (for a
       failed Chicago, the player who broke it), with the card typed when the house
       rule "last trick with a 2 doubles" needs it.
@@ -177,10 +178,8 @@ def quickest(file: MatchFile, name: str = "") -> Plan:
             tied = [e for e in declared if e.hand is best]
             if len(tied) == 2:  # two taps on the grid, then the tie screen's verdict
                 steps += [Step("event", state.round, e) for e in group if isinstance(e, Adjust)]
-                steps.append(
-                    Step("quicktie", state.round, Declare(tied[0].player, tied[0].hand), tied[1].player)
-                )
-                steps.append(Step("event", state.round, Tie(winner=outcome.player)))
+                opener = Declare(tied[0].player, tied[0].hand)
+                steps.append(Step("quicktie", state.round, opener, tied[1].player, outcome.player))
             elif len(tied) > 1:
                 for e in group:
                     if isinstance(e, Declare):
@@ -239,6 +238,8 @@ def events_of(plan: Plan) -> list[Event]:
             player, hand = (None, None) if declared is None else (declared.player, declared.hand)
             tied = (step.other,) if step.other else ()
             taken: tuple[Event, ...] = showdown_events(state, player, hand, tied)
+            if step.kind == "quicktie":
+                taken += (Tie(winner=step.winner),)
         else:
             assert step.event is not None
             taken = (step.event,)
@@ -392,7 +393,7 @@ class Table:
             if step.kind == "quick":
                 self.quick(step.event)
             elif step.kind == "quicktie":
-                self.quick_tie(step.event, step.other)
+                self.quick_tie(step.event, step.other, step.winner)
             else:
                 self.record(step.event)
         self.played.totals = scores(self.page)
@@ -455,13 +456,16 @@ class Table:
             self.click(locator)
         wait_until(self.page, SETTLED)
 
-    def quick_tie(self, first: Event | None, other: str) -> None:
-        """A tie on the grid: the tie link, the first tied player's cell, then the other's."""
+    def quick_tie(self, first: Event | None, other: str, winner: str | None) -> None:
+        """A tie on the grid: the name of the hand both declared, then the pair's verdict."""
         assert isinstance(first, Declare)
         self.style("quick")
-        self.get(self.page.locator("#turn a.tie-link"))
-        self.get(self.page.locator(f"#turn .quick-grid a[href$='tie={first.hand.value}%3A{first.player}']"))
-        self.post(self.page.locator(f"#turn .quick-grid button[name=with][value='{other}']"), "quick")
+        self.get(self.page.locator(f"#turn .quick-grid a.quick-hand[href$='?tie={first.hand.value}']"))
+        pair = self.page.locator(
+            f"#turn form.tie-pair:has(input[name=tap][value='{first.hand.value}:{first.player}'])"
+            f":has(input[name=with][value='{other}'])"
+        )
+        self.post(pair.locator(f"button[name=winner][value='{winner or ''}']"), "quick")
 
     def record(self, event: Event | None) -> None:
         page = self.page

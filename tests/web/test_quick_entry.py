@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from webtools import HX, soup
 
-from scorekeeper.events import Declare, Pass
+from scorekeeper.events import Declare, Pass, Tie
 from scorekeeper.hands import Category
 from scorekeeper.matchfile import write_event
 
@@ -134,30 +134,46 @@ def test_phase_3_asks_who_took_the_last_trick_first_and_keeps_trick_by_trick_beh
     assert keeper.page().select_one(".quick-grid") is not None  # the last showdown, by one tap too
 
 
-def test_a_tie_is_two_taps_on_the_grid_and_opens_the_tie_comparison(keeper):
+def test_a_tie_is_two_taps_on_the_grid_the_hand_and_the_verdict(keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     table = f"/m/{keeper.match_id}"
-    picking = soup(keeper.client.get(f"{table}?tie=1", headers=HX))
-    first = {a["href"].split("tie=")[1] for a in picking.select(".quick-grid a.button")}
-    assert "pair%3ABo" in first and picking.select_one("button.nobody") is None
-    second = soup(keeper.client.get(f"{table}?tie=pair:Bo"))
-    others = [b["value"] for b in second.select(".quick-grid button[name=with]")]
-    assert others == ["Cia", "Anna"]  # Bo's row only, Bo himself not again
-    assert second.select_one("input[name=tap]")["value"] == "pair:Bo"
-    response = keeper.post("showdown", tap="pair:Bo", **{"with": "Anna"})
+    grid = soup(keeper.client.get(table, headers=HX))
+    assert grid.select_one(".quick-grid a.quick-hand")["href"].endswith("?tie=pair")
+    tie = soup(keeper.client.get(f"{table}?tie=two_pair", headers=HX))
+    pairs = [
+        (f.select_one("input[name=tap]")["value"], f.select_one("input[name=with]")["value"])
+        for f in tie.select("form.tie-pair")
+    ]
+    assert pairs == [("two_pair:Bo", "Cia"), ("two_pair:Bo", "Anna"), ("two_pair:Cia", "Anna")]
+    response = keeper.post("showdown", tap="two_pair:Cia", winner="Anna", **{"with": "Anna"})
     assert response.status_code == 200
     assert events_after_dealer(keeper) == [
-        Declare("Bo", Category.PAIR),
-        Pass("Cia"),
-        Declare("Anna", Category.PAIR),
+        Pass("Bo"),
+        Declare("Cia", Category.TWO_PAIR),
+        Declare("Anna", Category.TWO_PAIR),
+        Tie(winner="Anna"),
     ]
-    assert soup(response).select_one("#turn").find(string=lambda s: "Tie" in s) is not None
+    seats = {s.select_one(".name").text: s.select_one(".score").text for s in soup(response).select(".seat")}
+    assert seats == {"Anna": "2", "Bo": "0", "Cia": "0"}
+    assert keeper.post("undo").status_code == 200 and keeper.match.version == 9  # one undo, four events
 
 
-@pytest.mark.parametrize(
-    "tie", ["nonsense", "pair:Eva", "royal:Bo", "x" * 500], ids=["words", "stranger", "no-hand", "long"]
-)
-def test_a_made_up_tie_link_shows_the_first_pick_again(keeper, tie):
+def test_a_tie_judged_identical_scores_nobody(keeper):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.post("showdown", tap="flush:Bo", winner="", **{"with": "Anna"})
+    assert [s.select_one(".score").text for s in keeper.page().select(".seat")] == ["0", "0"]
+    assert keeper.match.events[-1] == Tie(winner=None)
+
+
+@pytest.mark.parametrize("tie", ["nonsense", "royal", "x" * 500], ids=["words", "no-hand", "long"])
+def test_a_made_up_tie_link_shows_the_grid(keeper, tie):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     page = soup(keeper.client.get(f"/m/{keeper.match_id}?tie={tie}"))
-    assert page.select(".quick-grid a.button") and not page.select(".quick-grid button[name=with]")
+    assert page.select(".quick-grid button[name=tap]") and not page.select("form.tie-pair")
+
+
+def test_no_tie_link_once_one_speaker_is_left(keeper):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.post(type="pass", player="Bo")
+    page = soup(keeper.client.get(f"/m/{keeper.match_id}?tie=pair"))
+    assert not page.select(".quick-grid a.quick-hand") and not page.select("form.tie-pair")
