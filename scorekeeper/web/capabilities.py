@@ -9,6 +9,7 @@ keeps only its hash too. Comparisons use ``hmac.compare_digest``.
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import hmac
@@ -34,6 +35,18 @@ def new_secret() -> str:
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def creator_secret(key: str) -> str:
+    """The scorekeeper's secret of a match made by a form with this one-time key (TRUST.md W8).
+
+    A repeat of the form (a double tap, a retry after a lost answer) carries the same
+    key and so gets the same secret: the poster becomes or stays the scorekeeper
+    although the database keeps only the secret's hash. Unguessable without the
+    instance's secret key, and 256 bits long like ``new_secret()``.
+    """
+    mac = hmac.new(current_app.config["SECRET_KEY"].encode(), b"keeper:" + key.encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
 
 
 def watch_token(match_id: str) -> str:

@@ -7,6 +7,7 @@ does not make a valid event raises ``FormatError`` with a message for people.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
@@ -16,6 +17,8 @@ from scorekeeper.matchfile import EVENT_TYPES, FormatError, read_event
 from scorekeeper.words import N_, said
 
 INT_FIELDS = ("count", "points")
+# A creating form's one-time key derives the creator's secret: 128 bits or more, URL-safe.
+CREATION_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
 def whole_number(text: str) -> int | None:
@@ -28,6 +31,19 @@ def whole_number(text: str) -> int | None:
     (12, None, None, None, None)
     """
     return int(text) if len(text) <= 9 and text.isascii() and text.isdigit() else None
+
+
+def creation_key(form: MultiDict[str, str]) -> str | None:
+    """The one-time key of a form that creates a match (TRUST.md W8), or None if it has none.
+
+    A form without a key (an old page, a plain client) still works, unprotected.
+    """
+    key = form.get("key", "")
+    if not key:
+        return None
+    if CREATION_KEY.fullmatch(key) is None:
+        raise FormatError(said(N_("This form is out of date: reload the page.")))
+    return key
 
 
 def cards_from(form: MultiDict[str, str], field: str = "cards") -> str | None:
