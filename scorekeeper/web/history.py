@@ -25,7 +25,7 @@ from scorekeeper.web import capabilities, eventlog, people, stats, writes
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import match_or_404
-from scorekeeper.web.forms import whole_number
+from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.imports import import_match
 from scorekeeper.web.table import full_log, table_context
@@ -74,7 +74,15 @@ def _forbidden(match_id: str) -> None:
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""
     match = match_or_404(match_id)
-    new_id, keeper = writes.create_match(match.players, match.rules)
+    try:
+        key = creation_key(request.form)
+    except FormatError:
+        abort(400)
+    made = capabilities.digest(f"rematch:{match.id}")  # what the key makes: this match's rematch
+    try:
+        new_id, keeper = writes.create_match(match.players, match.rules, key=key, fingerprint=made)
+    except writes.KeyReused:
+        abort(422)  # TRUST.md W3: the key of another match's rematch
     capabilities.remember_keeper(new_id, keeper)
     return redirect(url_for("matches.show", match_id=new_id), 303)
 
@@ -107,12 +115,19 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     if not text.strip():
         return render_template("history/import.html", refusal="Choose a match file, or paste one."), 422
     try:
-        match_id, keeper = import_match(text)
+        key = creation_key(request.form)
+    except FormatError as error:
+        return render_template("history/import.html", refusal=error_text(error)), 422
+    try:
+        match_id, keeper = import_match(text, key)  # a repeat of this form: the match it made
         capabilities.remember_keeper(match_id, keeper)
     except FormatError as error:
         return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
     except RuleBroken as error:
         return render_template("history/import.html", refusal=f"Refused: {error}"), 422
+    except writes.KeyReused:
+        refusal = _("This tap was already used for another action.")
+        return render_template("history/import.html", refusal=refusal), 422
     return redirect(url_for("history.match_page", match_id=match_id), 303)
 
 

@@ -3,15 +3,16 @@
 The concurrent case (4 identical posts at once against gunicorn) is in tests/load/test_imports.py.
 """
 
-import re
+import io
 
 import pytest
+from bs4 import BeautifulSoup
 from trusttools import Browser, db_bytes, fingerprint, strict_app
+from webtools import MATCHES
 
 from scorekeeper.web import capabilities
 from scorekeeper.web import db as database
 
-KEY = re.compile(r'name="key" value="([^"]+)"')
 NEW_MATCH = {"name": ["Anna", "Bo", "Cia"], "dealer": "0", "start": "1"}
 
 
@@ -21,9 +22,10 @@ def browser(app):
 
 
 def form_key(browser, path: str) -> str:
-    """The one-time key the page's creating form carries."""
-    (key,) = KEY.findall(browser.get(path).text)
-    return key
+    """The one-time key the page's creating form (new, import or rematch) carries."""
+    page = BeautifulSoup(browser.get(path).text, "html.parser")
+    (form,) = [f for f in page.find_all("form") if f["action"].endswith(("/new", "/import", "/rematch"))]
+    return form.find("input", attrs={"name": "key"})["value"]
 
 
 def match_count(app) -> int:
@@ -98,3 +100,58 @@ def test_each_rendering_of_the_form_has_its_own_key_and_the_database_keeps_only_
     stored = db_bytes(browser.app)
     assert key.encode() not in stored and keeper.encode() not in stored  # TRUST.md S1
     assert capabilities.digest(key).encode() in stored and capabilities.digest(keeper).encode() in stored
+
+
+def finished_match(browser) -> str:
+    """A finished match this browser imported (so it is its scorekeeper)."""
+    response = browser.post("/import", {"text": (MATCHES / "tie-break-to-ten.json").read_text()})
+    return response.headers["Location"].split("/")[2]
+
+
+def test_a_rematch_posted_twice_creates_one_match_and_answers_alike(browser):
+    match_id = finished_match(browser)
+    form = {"key": form_key(browser, f"/m/{match_id}")}
+    first, again = browser.post(f"/m/{match_id}/rematch", form), browser.post(f"/m/{match_id}/rematch", form)
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert match_count(browser.app) == 2  # the finished match and one rematch
+
+
+def test_a_rematch_key_used_on_another_match_is_refused_and_changes_nothing(browser):
+    one, two = finished_match(browser), finished_match(browser)
+    key = form_key(browser, f"/m/{one}/history")
+    assert browser.post(f"/m/{one}/rematch", {"key": key}).status_code == 303
+    before = fingerprint(browser.app)
+    assert browser.post(f"/m/{two}/rematch", {"key": key}).status_code == 422
+    assert browser.post(f"/m/{two}/rematch", {"key": "short"}).status_code == 400
+    assert fingerprint(browser.app) == before
+
+
+@pytest.mark.parametrize("upload", [False, True], ids=["pasted", "uploaded"])
+def test_an_import_posted_twice_creates_one_match_and_answers_alike(browser, upload):
+    text = (MATCHES / "two-players-to-royal-flush.json").read_bytes()
+    key = form_key(browser, "/import")
+
+    def post():
+        if upload:
+            form = {"key": key, "file": (io.BytesIO(text), "match.json")}
+            return browser.post("/import", form, content_type="multipart/form-data")
+        return browser.post("/import", {"key": key, "text": text.decode()})
+
+    first = post()
+    forget_roles(browser)
+    again = post()
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert match_count(browser.app) == 1
+    match_id = first.headers["Location"].split("/")[2]
+    assert 'id="turn"' in browser.get(f"/m/{match_id}").text  # the poster is the scorekeeper again
+
+
+def test_an_import_key_reused_with_another_file_is_refused_and_changes_nothing(browser):
+    key = form_key(browser, "/import")
+    browser.post("/import", {"key": key, "text": (MATCHES / "two-players-to-royal-flush.json").read_text()})
+    before = fingerprint(browser.app)
+    response = browser.post("/import", {"key": key, "text": (MATCHES / "tie-break-to-ten.json").read_text()})
+    assert response.status_code == 422 and "already used" in response.text
+    assert fingerprint(browser.app) == before

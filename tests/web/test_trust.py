@@ -24,7 +24,11 @@ OPEN_TO_ALL = {  # anyone may start or import a match of their own; people's nam
     "history.merge",
     "i18n.switch",  # this phone's language: a cookie, nothing stored
 }
-CREATING = {"matches.new"}  # forms that create a match: exactly-once by their key (W8)
+CREATING = {
+    "matches.new",
+    "history.rematch",
+    "history.import_file",
+}  # forms that create a match: exactly-once by their key (W8)
 
 
 @pytest.fixture
@@ -222,6 +226,9 @@ def pages_to_lint(browser) -> list[str]:
         pages.append(browser.get(path).text)
     with browser.app.test_request_context():
         pages.append(browser.get(f"/watch?t={capabilities.watch_token(match_id)}").text)
+    text = (Path(__file__).parents[1] / "matches" / "tie-break-to-ten.json").read_text()
+    finished = browser.post("/import", {"text": text}).headers["Location"].split("/")[2]
+    pages.append(browser.get(f"/m/{finished}").text)  # the winner's page: rematch
     return pages
 
 
