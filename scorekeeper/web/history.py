@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.cards import CardError
@@ -27,12 +28,13 @@ from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import match_or_404
 from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
-from scorekeeper.web.imports import import_match
+from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
 
-IMPORT_LIMIT = 2 * 1024 * 1024  # a long match file; other posts stay under MAX_CONTENT_LENGTH
+__all__ = ["IMPORT_LIMIT", "bp"]  # IMPORT_LIMIT: the one post that may be longer than MAX_CONTENT_LENGTH
+
 HAND_SLOTS = 4
 
 
@@ -121,6 +123,8 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     try:
         match_id, keeper = import_match(text, key)  # a repeat of this form: the match it made
         capabilities.remember_keeper(match_id, keeper)
+    except TooManyEvents as error:
+        return render_template("history/import.html", refusal=error_text(error)), 422
     except FormatError as error:
         return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
     except RuleBroken as error:
@@ -129,6 +133,17 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
         refusal = _("This tap was already used for another action.")
         return render_template("history/import.html", refusal=refusal), 422
     return redirect(url_for("history.match_page", match_id=match_id), 303)
+
+
+@bp.errorhandler(413)
+def too_large(error: HTTPException) -> tuple[str, int]:
+    """A match file over the cap: the import page says so (any other page: the plain error page)."""
+    from scorekeeper.web import error_page
+
+    if request.endpoint != "history.import_file":
+        return error_page(413)
+    refusal = _("A match file may be at most %(size)d MB: this one is larger.", size=IMPORT_LIMIT // 2**20)
+    return render_template("history/import.html", refusal=refusal), 413
 
 
 @bp.get("/players")

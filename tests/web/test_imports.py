@@ -3,12 +3,17 @@
 The load goal (taps during imports, the worker's memory) is tests/load/test_creations_and_imports.py.
 """
 
+import json
 import sqlite3
 
+import pytest
+from trusttools import fingerprint
 from webtools import MATCHES
 
+from scorekeeper import matchfile
 from scorekeeper.web import db as database
 from scorekeeper.web import writes
+from scorekeeper.web.imports import IMPORT_LIMIT, MAX_EVENTS
 
 
 def write_lock_is_free(path: str) -> bool:
@@ -39,3 +44,80 @@ def test_an_import_is_replayed_before_the_write_lock_is_taken(app, client, monke
     assert response.status_code == 303
     ((count, in_transaction, lock_free),) = seen
     assert count > 0 and not in_transaction and lock_free
+
+
+def match_file(events: int, pad: int = 0) -> str:
+    """A match file of ``events`` undos (the engine refuses them; the caps come first), padded to size."""
+    document = {"format": "chicago-match/1", "players": ["Anna", "Bo"], "events": [{"type": "undo"}] * events}
+    if pad:
+        document["note"] = "x" * pad
+    return json.dumps(document)
+
+
+def test_a_file_with_more_events_than_any_real_match_is_refused_before_an_event_is_read(
+    app, client, monkeypatch
+):
+    read = []
+    monkeypatch.setattr(matchfile, "read_event", lambda data: read.append(data))
+    before = fingerprint(app)
+    response = client.post("/import", data={"text": match_file(MAX_EVENTS + 1)})
+    assert response.status_code == 422
+    assert (
+        f"at most {MAX_EVENTS} events" in response.text and f"this one has {MAX_EVENTS + 1}" in response.text
+    )
+    assert read == [] and fingerprint(app) == before
+
+
+def test_a_file_of_as_many_events_as_the_cap_is_read_and_judged_by_the_engine(client):
+    response = client.post("/import", data={"text": match_file(MAX_EVENTS)})
+    assert response.status_code == 422
+    assert "Refused:" in response.text and "at most" not in response.text
+
+
+def test_the_cap_on_events_is_said_in_the_readers_language(client):
+    response = client.post(
+        "/import", data={"text": match_file(MAX_EVENTS + 1)}, headers={"Accept-Language": "sv"}
+    )
+    assert response.status_code == 422
+    assert f"{MAX_EVENTS + 1}" in response.text and "A match file may hold" not in response.text
+
+
+def upload(client, text: str, pasted: bool, **headers):
+    """The import form as a browser sends it (multipart): the file uploaded or pasted.
+
+    The body is built here: the test client's own encoder spools a large one to a temporary
+    file that it never closes.
+    """
+    boundary = "----chicago-boundary"
+    disposition = 'name="text"' if pasted else 'name="file"; filename="match.json"'
+    body = (
+        f"--{boundary}\r\nContent-Disposition: form-data; {disposition}\r\n\r\n{text}\r\n--{boundary}--\r\n"
+    ).encode()
+    content_type = f"multipart/form-data; boundary={boundary}"
+    return client.post("/import", data=body, content_type=content_type, headers=headers)
+
+
+@pytest.mark.parametrize("pasted", [True, False], ids=["pasted", "uploaded"])
+def test_a_file_up_to_2_mib_is_taken_pasted_or_uploaded(client, pasted):
+    real = json.loads((MATCHES / "two-players-to-royal-flush.json").read_text())
+    real["note"] = "x" * (IMPORT_LIMIT - 100 * 1024)
+    response = upload(client, json.dumps(real), pasted)
+    assert response.status_code == 303
+
+
+@pytest.mark.parametrize("pasted", [True, False], ids=["pasted", "uploaded"])
+def test_a_file_over_2_mib_gets_a_clear_refusal_and_changes_nothing(app, client, pasted):
+    before = fingerprint(app)
+    response = upload(client, match_file(1, pad=IMPORT_LIMIT), pasted)
+    assert response.status_code == 413
+    assert "A match file may be at most 2 MB" in response.text
+    assert 'name="file"' in response.text  # the import form again, to choose another file
+    assert fingerprint(app) == before
+    swedish = upload(client, match_file(1, pad=IMPORT_LIMIT), pasted, **{"Accept-Language": "sv"})
+    assert swedish.status_code == 413 and "A match file may be at most" not in swedish.text
+
+
+def test_any_other_post_over_16_kib_still_gets_the_plain_413_page(app, client):
+    client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "draw", "start": "1"})
+    response = client.post("/players/1/rename", data={"name": "x" * 20_000})
+    assert response.status_code == 413 and "What was sent is too large." in response.text
