@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper import __version__
 from scorekeeper.web import assets, cache, db, i18n
-from scorekeeper.web.limits import limiter
+from scorekeeper.web.limits import IMPORT_RATE, limiter
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_
 
@@ -95,6 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll; roles renew when added
         RATELIMIT_HEADERS_ENABLED=False,
+        IMPORT_RATE_LIMIT=os.environ.get("SCOREKEEPER_IMPORT_RATE_LIMIT", IMPORT_RATE),
         APP_VERSION=__version__,
     )
     if test_config is None:

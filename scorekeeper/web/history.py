@@ -29,6 +29,7 @@ from scorekeeper.web.eventlog import match_or_404
 from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
+from scorekeeper.web.limits import import_rate, limiter
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
@@ -107,6 +108,7 @@ def export_csv(match_id: str) -> Response:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@limiter.limit(import_rate, methods=["POST"])  # TRUST.md I7: per address
 def import_file() -> BaseResponse | tuple[str, int] | str:
     """Import a ``chicago-match/1`` file: replayed by the engine first; a refused file stores nothing."""
     if request.method == "GET":
@@ -136,14 +138,21 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
 
 
 @bp.errorhandler(413)
-def too_large(error: HTTPException) -> tuple[str, int]:
-    """A match file over the cap: the import page says so (any other page: the plain error page)."""
+@bp.errorhandler(429)
+def too_much(error: HTTPException) -> tuple[str, int]:
+    """A file over the cap, or imports too fast: the import page says which (other pages: the plain one)."""
     from scorekeeper.web import error_page
 
+    code = error.code or 500
     if request.endpoint != "history.import_file":
-        return error_page(413)
-    refusal = _("A match file may be at most %(size)d MB: this one is larger.", size=IMPORT_LIMIT // 2**20)
-    return render_template("history/import.html", refusal=refusal), 413
+        return error_page(code)
+    if code == 413:
+        refusal = _(
+            "A match file may be at most %(size)d MB: this one is larger.", size=IMPORT_LIMIT // 2**20
+        )
+    else:
+        refusal = _("Too many imports from this address: wait a minute, then try again.")
+    return render_template("history/import.html", refusal=refusal), code
 
 
 @bp.get("/players")

@@ -7,12 +7,12 @@ import json
 import sqlite3
 
 import pytest
-from trusttools import fingerprint
+from trusttools import Browser, fingerprint, strict_app
 from webtools import MATCHES
 
 from scorekeeper import matchfile
+from scorekeeper.web import create_app, writes
 from scorekeeper.web import db as database
-from scorekeeper.web import writes
 from scorekeeper.web.imports import IMPORT_LIMIT, MAX_EVENTS
 
 
@@ -121,3 +121,43 @@ def test_any_other_post_over_16_kib_still_gets_the_plain_413_page(app, client):
     client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "draw", "start": "1"})
     response = client.post("/players/1/rename", data={"name": "x" * 20_000})
     assert response.status_code == 413 and "What was sent is too large." in response.text
+
+
+def test_more_than_10_imports_a_minute_from_one_address_get_429_and_nothing_else_is_limited(app):
+    browser = Browser(strict_app(app))
+    text = (MATCHES / "two-players-to-royal-flush.json").read_text()
+    statuses = [
+        browser.post("/import", {"text": text if i % 2 else "not json"}).status_code for i in range(10)
+    ]
+    assert statuses == [422, 303] * 5  # a refused file costs a replay too: it counts
+    before = fingerprint(app)
+    response = browser.post("/import", {"text": text})
+    assert response.status_code == 429
+    assert "Too many imports from this address" in response.text and 'name="file"' in response.text
+    assert fingerprint(app) == before
+    assert browser.get("/import").status_code == 200  # the form itself is not limited
+    swedish = browser.post("/import", {"text": text}, headers={"Accept-Language": "sv"})
+    assert swedish.status_code == 429 and "Too many imports" not in swedish.text
+    elsewhere = browser.post("/import", {"text": text}, environ_overrides={"REMOTE_ADDR": "192.0.2.7"})
+    assert elsewhere.status_code == 303  # another address has its own allowance
+    match_id = browser.new_match("Anna", "Bo")  # and the other posts are never limited
+    for version in range(1, 31):
+        response = browser.post(
+            f"/m/{match_id}/record",
+            {"version": str(version), "type": "adjust", "player": "Bo", "points": "1"},
+        )
+        assert response.status_code == 303
+
+
+def test_the_import_rate_is_a_setting(app):
+    generous = create_app(
+        {
+            **app.config,
+            "WTF_CSRF_ENABLED": True,
+            "RATELIMIT_ENABLED": True,
+            "IMPORT_RATE_LIMIT": "2 per minute",
+        }
+    )
+    browser = Browser(generous)
+    text = (MATCHES / "two-players-to-royal-flush.json").read_text()
+    assert [browser.post("/import", {"text": text}).status_code for _ in range(3)] == [303, 303, 429]

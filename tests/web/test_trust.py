@@ -454,14 +454,14 @@ def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browse
 
 
 def test_every_rate_limited_route_is_one_the_limiter_checks(app):
-    from scorekeeper.web.limits import SECRET_ROUTES
+    from scorekeeper.web.limits import LIMITED_ROUTES, SECRET_ROUTES
 
     limited = {
         endpoint
         for endpoint, view in app.view_functions.items()
         if getattr(view, "__wrapper-limiter-instance", None) is not None
     }
-    assert limited == SECRET_ROUTES
+    assert limited == LIMITED_ROUTES == SECRET_ROUTES | {"history.import_file"}  # I7: imports too
 
 
 # S9: no secret in the app's logs.
