@@ -2,14 +2,18 @@
 
 The replay runs before the write lock is taken (``writes.create_match``),
 so a long file never holds up the scorekeepers' taps; a refused file stores
-nothing. An import is capped by what a real match can be (TRUST.md I7).
+nothing. An import is capped by what a real match can be, and a worker reads
+one import at a time (TRUST.md I7).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from typing import Any
+
+from flask import current_app
 
 from scorekeeper.matchfile import FormatError, load
 from scorekeeper.web import writes
@@ -26,6 +30,9 @@ IMPORT_LIMIT = 2 * 1024 * 1024
 TOO_MANY = N_(
     "A match file may hold at most {limit} events (a long match has a few hundred); this one has {count}."
 )
+
+
+EXTENSION = "scorekeeper.imports"
 
 
 class TooManyEvents(FormatError):
@@ -46,6 +53,17 @@ def _document(text: str | bytes) -> Any:
     return document
 
 
+def _one_at_a_time() -> threading.Lock:
+    """This worker's import lock (on the app, as the cache is).
+
+    Reading and replaying a file is CPU work that holds the GIL: two imports at once
+    finish no sooner than one after the other, and take twice the share of the
+    interpreter from the threads answering taps.
+    """
+    lock: threading.Lock = current_app.extensions.setdefault(EXTENSION, threading.Lock())
+    return lock
+
+
 def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
     """Store a match file as a new match; return its id and the scorekeeper's secret.
 
@@ -60,5 +78,6 @@ def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
         found = writes.created(key, fingerprint)
         if found is not None:
             return found
-    file = load(_document(text))
-    return writes.create_match(file.players, file.rules, file.events, key, fingerprint)
+    with _one_at_a_time():
+        file = load(_document(text))
+        return writes.create_match(file.players, file.rules, file.events, key, fingerprint)

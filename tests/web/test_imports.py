@@ -5,6 +5,8 @@ The load goal (taps during imports, the worker's memory) is tests/load/test_crea
 
 import json
 import sqlite3
+import threading
+import time
 
 import pytest
 from trusttools import Browser, fingerprint, strict_app
@@ -161,3 +163,29 @@ def test_the_import_rate_is_a_setting(app):
     browser = Browser(generous)
     text = (MATCHES / "two-players-to-royal-flush.json").read_text()
     assert [browser.post("/import", {"text": text}).status_code for _ in range(3)] == [303, 303, 429]
+
+
+def test_a_worker_reads_and_replays_one_import_at_a_time(app, monkeypatch):
+    replaying, most = [], []
+    real = writes.replay
+
+    def slow(players, rules, events):
+        replaying.append(1)
+        most.append(len(replaying))
+        time.sleep(0.05)  # long enough for the other imports to arrive
+        replaying.pop()
+        return real(players, rules, events)
+
+    monkeypatch.setattr(writes, "replay", slow)
+    text = (MATCHES / "tie-break-to-ten.json").read_text()
+    statuses = []
+
+    def post() -> None:
+        statuses.append(app.test_client().post("/import", data={"text": text}).status_code)
+
+    threads = [threading.Thread(target=post) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [303] * 4 and max(most) == 1
