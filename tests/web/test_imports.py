@@ -7,14 +7,16 @@ import json
 import sqlite3
 import threading
 import time
+import tracemalloc
 
 import pytest
 from trusttools import Browser, fingerprint, strict_app
 from webtools import MATCHES
 
 from scorekeeper import matchfile
-from scorekeeper.web import create_app, writes
+from scorekeeper.web import create_app, eventlog, writes
 from scorekeeper.web import db as database
+from scorekeeper.web.cache import cache
 from scorekeeper.web.imports import IMPORT_LIMIT, MAX_EVENTS
 
 
@@ -189,3 +191,20 @@ def test_a_worker_reads_and_replays_one_import_at_a_time(app, monkeypatch):
     for t in threads:
         t.join()
     assert statuses == [303] * 4 and max(most) == 1
+
+
+@pytest.mark.parametrize("letter", ["x", "é", "ő", "🂡"], ids=["ascii", "latin-1", "2 bytes", "4 bytes"])
+def test_a_kept_match_with_a_long_correction_costs_no_more_than_its_estimate(app, client, letter):
+    """The cache is bounded by memory (I7): an imported correction's reason may take most of 2 MiB."""
+    document = json.loads((MATCHES / "two-players-to-royal-flush.json").read_text())
+    reason = letter * 100_000
+    document["events"].insert(3, {"type": "adjust", "player": "Anna", "points": 1, "reason": reason})
+    match_id = client.post("/import", data={"text": json.dumps(document)}).headers["Location"].split("/")[2]
+    with app.test_request_context():
+        cache().clear()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        eventlog.state_of(eventlog.load_match(match_id))
+        used = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        assert 0 < used <= cache().bytes < 4 * used, (used, cache().bytes)
