@@ -153,6 +153,16 @@ def test_more_than_10_imports_a_minute_from_one_address_get_429_and_nothing_else
         assert response.status_code == 303
 
 
+def test_an_import_over_the_limit_is_refused_before_its_form_is_read(app):
+    browser = Browser(strict_app(app))
+    text = (MATCHES / "two-players-to-royal-flush.json").read_text()
+    assert browser.post("/import", {"text": text}, token="wrong").status_code == 400  # the token is checked
+    for _ in range(9):
+        browser.post("/import", {"text": text})
+    # Its form is not even read for the CSRF token: a 429, not a 400.
+    assert browser.post("/import", {"text": text}, token="wrong").status_code == 429
+
+
 def test_the_import_rate_is_a_setting(app):
     generous = create_app(
         {
