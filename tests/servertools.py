@@ -32,8 +32,16 @@ def free_port() -> int:
 class Server:
     """``scorekeeper serve`` in its own session, so that kill -9 takes every process of it."""
 
-    def __init__(self, db: Path, workers: int = 1, threads: int = 8, access_log: Path | None = None) -> None:
+    def __init__(
+        self,
+        db: Path,
+        workers: int = 1,
+        threads: int = 8,
+        access_log: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.db, self.workers, self.threads, self.access_log = db, workers, threads, access_log
+        self.env = env or {}
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -51,7 +59,7 @@ class Server:
         args += ["--workers", str(self.workers), "--threads", str(self.threads)]
         if self.access_log is not None:
             args += ["--access-log", str(self.access_log)]
-        env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONUNBUFFERED": "1", **self.env}
         self.process = subprocess.Popen(
             args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
         )
