@@ -75,6 +75,16 @@ class Server:
         self.kill()
         raise RuntimeError("the server did not start")
 
+    def worker_rss_mb(self) -> list[float]:
+        """Each gunicorn worker's resident memory (VmRSS), in MB (10^6 bytes)."""
+        assert self.process is not None
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        sizes = []
+        for pid in children:
+            status = Path(f"/proc/{pid}/status").read_text()
+            sizes.append(int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) * 1024 / 1e6)
+        return sizes
+
     def kill(self) -> None:
         """kill -9 every process of the server, at once."""
         self._end(signal.SIGKILL)
