@@ -74,7 +74,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     ``database`` is the SQLite file (the command line's ``--db``); by default
     SCOREKEEPER_DATABASE, else ``scorekeeper.sqlite`` in the instance folder.
     """
-    from scorekeeper.web import guide, history, matches
+    from scorekeeper.web import guide, history, imports, matches
 
     app = Flask(
         __name__,
@@ -113,7 +113,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     def allow_long_match_files() -> None:
         # Registered before CSRFProtect, which reads the form: only an import may post a long file.
         if request.endpoint == "history.import_file":  # a file uploaded, or pasted in its form
-            request.max_content_length = request.max_form_memory_size = history.IMPORT_LIMIT
+            request.max_content_length = request.max_form_memory_size = imports.IMPORT_LIMIT
 
     Htmx(app)
     Compress(app)  # zstd, brotli or gzip, as the phone accepts: the table's wifi may be poor

@@ -34,8 +34,6 @@ from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
 
-__all__ = ["IMPORT_LIMIT", "bp"]  # IMPORT_LIMIT: the one post that may be longer than MAX_CONTENT_LENGTH
-
 HAND_SLOTS = 4
 
 

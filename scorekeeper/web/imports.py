@@ -30,8 +30,6 @@ IMPORT_LIMIT = 2 * 1024 * 1024
 TOO_MANY = N_(
     "A match file may hold at most {limit} events (a long match has a few hundred); this one has {count}."
 )
-
-
 EXTENSION = "scorekeeper.imports"
 
 
@@ -72,12 +70,15 @@ def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
     repeat of the same form (its ``key``, TRUST.md W8) answers with the match the first
     one stored, without reading the file again.
     """
-    fingerprint = None
-    if key is not None:
-        fingerprint = hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
-        found = writes.created(key, fingerprint)
+    fingerprint = None if key is None else hashlib.sha256(_bytes(text)).hexdigest()
+    with _one_at_a_time():
+        # A repeat waits for the first post of the form, then finds what it stored.
+        found = None if key is None or fingerprint is None else writes.created(key, fingerprint)
         if found is not None:
             return found
-    with _one_at_a_time():
         file = load(_document(text))
         return writes.create_match(file.players, file.rules, file.events, key, fingerprint)
+
+
+def _bytes(text: str | bytes) -> bytes:
+    return text.encode() if isinstance(text, str) else text

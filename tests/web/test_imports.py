@@ -218,3 +218,30 @@ def test_a_kept_match_with_a_long_correction_costs_no_more_than_its_estimate(app
         used = tracemalloc.get_traced_memory()[0] - before
         tracemalloc.stop()
         assert 0 < used <= cache().bytes < 4 * used, (used, cache().bytes)
+
+
+def test_identical_imports_at_once_read_the_file_once(app, monkeypatch):
+    """W8 and I7: the repeats of one import form wait for the first, then find the match it stored."""
+    from scorekeeper.web import imports
+
+    read = []
+    real = imports.load
+
+    def counted(document):
+        read.append(1)
+        time.sleep(0.05)  # the repeats arrive meanwhile
+        return real(document)
+
+    monkeypatch.setattr(imports, "load", counted)
+    form = {"text": (MATCHES / "tie-break-to-ten.json").read_text(), "key": "k" * 22}
+    locations = []
+
+    def post() -> None:
+        locations.append(app.test_client().post("/import", data=form).headers["Location"])
+
+    threads = [threading.Thread(target=post) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(locations) == 4 and len(set(locations)) == 1 and read == [1]
