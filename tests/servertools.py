@@ -32,8 +32,16 @@ def free_port() -> int:
 class Server:
     """``scorekeeper serve`` in its own session, so that kill -9 takes every process of it."""
 
-    def __init__(self, db: Path, workers: int = 1, threads: int = 8, access_log: Path | None = None) -> None:
+    def __init__(
+        self,
+        db: Path,
+        workers: int = 1,
+        threads: int = 8,
+        access_log: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.db, self.workers, self.threads, self.access_log = db, workers, threads, access_log
+        self.env = env or {}
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -51,7 +59,7 @@ class Server:
         args += ["--workers", str(self.workers), "--threads", str(self.threads)]
         if self.access_log is not None:
             args += ["--access-log", str(self.access_log)]
-        env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONUNBUFFERED": "1", **self.env}
         self.process = subprocess.Popen(
             args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
         )
@@ -66,6 +74,16 @@ class Server:
                 time.sleep(0.05)
         self.kill()
         raise RuntimeError("the server did not start")
+
+    def worker_rss_mb(self) -> list[float]:
+        """Each gunicorn worker's resident memory (VmRSS), in MB (10^6 bytes)."""
+        assert self.process is not None
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        sizes = []
+        for pid in children:
+            status = Path(f"/proc/{pid}/status").read_text()
+            sizes.append(int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) * 1024 / 1e6)
+        return sizes
 
     def kill(self) -> None:
         """kill -9 every process of the server, at once."""

@@ -33,7 +33,7 @@ from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
 from scorekeeper.web import assets, cache, capabilities, db, i18n
-from scorekeeper.web.limits import limiter
+from scorekeeper.web.limits import IMPORT_RATE, limiter
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_
 
@@ -134,7 +134,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     ``database`` is the SQLite file (the command line's ``--db``); by default
     SCOREKEEPER_DATABASE, else ``scorekeeper.sqlite`` in the instance folder.
     """
-    from scorekeeper.web import guide, history, matches
+    from scorekeeper.web import guide, history, imports, matches
 
     app = Flask(
         __name__,
@@ -156,6 +156,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll; roles renew when added
         RATELIMIT_HEADERS_ENABLED=False,
+        IMPORT_RATE_LIMIT=os.environ.get("SCOREKEEPER_IMPORT_RATE_LIMIT", IMPORT_RATE),
         APP_VERSION=__version__,
     )
     if test_config is None:
@@ -173,8 +174,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     @app.before_request
     def allow_long_match_files() -> None:
         # Registered before CSRFProtect, which reads the form: only an import may post a long file.
-        if request.endpoint == "history.import_file":
-            request.max_content_length = history.IMPORT_LIMIT
+        if request.endpoint == "history.import_file":  # a file uploaded, or pasted in its form
+            request.max_content_length = request.max_form_memory_size = imports.IMPORT_LIMIT
 
     Htmx(app)
     Compress(app)  # zstd, brotli or gzip, as the phone accepts: the table's wifi may be poor
@@ -236,23 +237,25 @@ ERRORS = {
 }
 
 
-def _error_pages(app: Flask) -> None:
-    """Every error is a short HTML page: no traceback, SQL, path or token (TRUST.md I2)."""
+def error_page(code: int, message: str | None = None) -> tuple[str, int]:
+    """The short HTML page of an error: no traceback, SQL, path or token (TRUST.md I2)."""
+    title, default = ERRORS.get(code, ERRORS[500])
+    text = _(message or default)
+    return render_template("error.html", code=code, title=_(title), message=text), code
 
-    def page(code: int, message: str | None = None) -> tuple[str, int]:
-        title, default = ERRORS.get(code, ERRORS[500])
-        text = _(message or default)
-        return render_template("error.html", code=code, title=_(title), message=text), code
+
+def _error_pages(app: Flask) -> None:
+    """Every error is a short HTML page (a blueprint may say more for its own routes)."""
 
     @app.errorhandler(CSRFError)
     def csrf_error(_: CSRFError) -> tuple[str, int]:
-        return page(400, N_("This form expired or came from elsewhere. Reload the page and try again."))
+        return error_page(400, N_("This form expired or came from elsewhere. Reload the page and try again."))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:
-        return page(error.code or 500)
+        return error_page(error.code or 500)
 
     @app.errorhandler(Exception)
     def server_error(error: Exception) -> tuple[str, int]:
         app.logger.exception("unhandled error")
-        return page(500)
+        return error_page(500)

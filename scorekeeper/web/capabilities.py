@@ -59,6 +59,18 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def creator_secret(key: str) -> str:
+    """The scorekeeper's secret of a match made by a form with this one-time key (TRUST.md W8).
+
+    A repeat of the form (a double tap, a retry after a lost answer) carries the same
+    key and so gets the same secret: the poster becomes or stays the scorekeeper
+    although the database keeps only the secret's hash. Unguessable without the
+    instance's secret key, and 256 bits long like ``new_secret()``.
+    """
+    mac = hmac.new(current_app.config["SECRET_KEY"].encode(), b"keeper:" + key.encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
+
+
 def watch_token(match_id: str, key: str | bytes | None = None) -> str:
     """The live-view link's secret for a match: the same every time, unguessable without the key."""
     key = current_app.config["SECRET_KEY"] if key is None else key

@@ -9,13 +9,14 @@ events, which the step-through pages and the ETag rely on. Writing is
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from flask import abort
 from sqlite_utils import Database
 
-from scorekeeper.events import Event
+from scorekeeper.events import Adjust, Event
 from scorekeeper.match import in_effect, replay
 from scorekeeper.matchfile import MatchFile, read_event
 from scorekeeper.rules import Rules
@@ -71,13 +72,19 @@ class StoredMatch:
 MATCH_BYTES, STATE_BYTES, EVENT_BYTES = 4_000, 4_000, 400
 
 
+def text_bytes(match: StoredMatch) -> int:
+    """The free text the events carry: a correction's reason, which an imported file may make
+    as long as the import's bytes allow (TRUST.md I7: the cache is bounded by memory)."""
+    return sum(sys.getsizeof(e.reason) for e in match.events if isinstance(e, Adjust))
+
+
 def match_size(match: StoredMatch) -> int:
-    return MATCH_BYTES + EVENT_BYTES * len(match.events)
+    return MATCH_BYTES + EVENT_BYTES * len(match.events) + text_bytes(match)
 
 
 def state_size(match: StoredMatch) -> int:
-    """What the state of ``match`` costs to keep."""
-    return STATE_BYTES + EVENT_BYTES * len(match.events)
+    """What the state of ``match`` costs to keep (its text counted again: it may outlive the match)."""
+    return STATE_BYTES + EVENT_BYTES * len(match.events) + text_bytes(match)
 
 
 def _find(db: Database, column: str, value: str) -> dict[str, Any] | None:

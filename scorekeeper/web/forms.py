@@ -7,6 +7,7 @@ does not make a valid event raises ``FormatError`` with a message for people.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
@@ -25,6 +26,8 @@ NUMBER_FIELDS = {
 # The shell's own numbers: a person's id, a seat, a page, a match's version. Nine digits stay
 # within SQLite's integers, and a match never has a billion events.
 WHOLE = Bounds(0, 999_999_999)
+# A creating form's one-time key derives the creator's secret: 128 bits or more, URL-safe.
+CREATION_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
 def whole_number(text: str, bounds: Bounds = WHOLE) -> int | None:
@@ -37,6 +40,19 @@ def whole_number(text: str, bounds: Bounds = WHOLE) -> int | None:
     (12, None, None, None, None)
     """
     return bounds.read(text)
+
+
+def creation_key(form: MultiDict[str, str]) -> str | None:
+    """The one-time key of a form that creates a match (TRUST.md W8), or None if it has none.
+
+    A form without a key (an old page, a plain client) still works, unprotected.
+    """
+    key = form.get("key", "")
+    if not key:
+        return None
+    if CREATION_KEY.fullmatch(key) is None:
+        raise FormatError(said(N_("This form is out of date: reload the page.")))
+    return key
 
 
 def cards_from(form: MultiDict[str, str], field: str = "cards") -> str | None:

@@ -10,8 +10,9 @@ import csv
 import io
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.cards import CardError
@@ -21,18 +22,18 @@ from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.summary import score_sheet, totals_by_round
-from scorekeeper.web import capabilities, eventlog, people, stats, writes
+from scorekeeper.web import capabilities, csrf, eventlog, people, stats, writes
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import match_or_404
-from scorekeeper.web.forms import whole_number
+from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
-from scorekeeper.web.imports import import_match
+from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
+from scorekeeper.web.limits import import_rate, limiter
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
 
-IMPORT_LIMIT = 2 * 1024 * 1024  # a long match file; other posts stay under MAX_CONTENT_LENGTH
 HAND_SLOTS = 4
 
 
@@ -74,7 +75,15 @@ def _forbidden(match_id: str) -> None:
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""
     match = match_or_404(match_id)
-    new_id, _ = writes.create_match(match.players, match.rules)
+    try:
+        key = creation_key(request.form)
+    except FormatError:
+        abort(400)
+    made = capabilities.digest(f"rematch:{match.id}")  # what the key makes: this match's rematch
+    try:
+        new_id, keeper = writes.create_match(match.players, match.rules, key=key, fingerprint=made)
+    except writes.KeyReused:
+        abort(422)  # TRUST.md W3: the key of another match's rematch
     capabilities.grant(new_id)
     return redirect(url_for("matches.show", match_id=new_id), 303)
 
@@ -96,24 +105,60 @@ def export_csv(match_id: str) -> Response:
     return response
 
 
+# TRUST.md I7: imports are counted per address before the form is read. CSRF exemption only puts
+# the rate limit first: the view checks the token itself.
 @bp.route("/import", methods=["GET", "POST"])
+@limiter.limit(import_rate, methods=["POST"])
+@csrf.exempt  # type: ignore[untyped-decorator]
 def import_file() -> BaseResponse | tuple[str, int] | str:
     """Import a ``chicago-match/1`` file: replayed by the engine first; a refused file stores nothing."""
     if request.method == "GET":
         return render_template("history/import.html")
+    # CSRFProtect reads the whole form (up to 2 MiB, 0.3 s of CPU for one of escapes) before any
+    # view runs, and a route's rate limit is counted only when its view runs: a client over its
+    # allowance would still cost the worker that much per post.
+    if current_app.config["WTF_CSRF_ENABLED"]:
+        csrf.protect()
     upload = request.files.get("file")
     # A browser sends the file field even when no file was chosen: then the pasted text counts.
     text = upload.read() if upload is not None and upload.filename else request.form.get("text", "").encode()
     if not text.strip():
         return render_template("history/import.html", refusal="Choose a match file, or paste one."), 422
     try:
-        match_id, _ = import_match(text)
+        key = creation_key(request.form)
+    except FormatError as error:
+        return render_template("history/import.html", refusal=error_text(error)), 422
+    try:
+        match_id, keeper = import_match(text, key)  # a repeat of this form: the match it made
         capabilities.grant(match_id)
+    except TooManyEvents as error:
+        return render_template("history/import.html", refusal=error_text(error)), 422
     except FormatError as error:
         return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
     except RuleBroken as error:
         return render_template("history/import.html", refusal=f"Refused: {error}"), 422
+    except writes.KeyReused:
+        refusal = _("This tap was already used for another action.")
+        return render_template("history/import.html", refusal=refusal), 422
     return redirect(url_for("history.match_page", match_id=match_id), 303)
+
+
+@bp.errorhandler(413)
+@bp.errorhandler(429)
+def too_much(error: HTTPException) -> tuple[str, int]:
+    """A file over the cap, or imports too fast: the import page says which (other pages: the plain one)."""
+    from scorekeeper.web import error_page
+
+    code = error.code or 500
+    if request.endpoint != "history.import_file":
+        return error_page(code)
+    if code == 413:
+        refusal = _(
+            "A match file may be at most %(size)d MB: this one is larger.", size=IMPORT_LIMIT // 2**20
+        )
+    else:
+        refusal = _("Too many imports from this address: wait a minute, then try again.")
+    return render_template("history/import.html", refusal=refusal), code
 
 
 @bp.get("/players")

@@ -1,21 +1,84 @@
 """Importing a ``chicago-match/1`` file: parsed, replayed by the engine, then stored through the write path.
 
-The replay runs before the write lock is taken (``eventlog.create_match``),
+The replay runs before the write lock is taken (``writes.create_match``),
 so a long file never holds up the scorekeepers' taps; a refused file stores
-nothing.
+nothing. An import is capped by what a real match can be, and a worker reads
+one import at a time (TRUST.md I7).
 """
 
 from __future__ import annotations
 
-from scorekeeper.matchfile import loads
-from scorekeeper.web.writes import create_match
+import hashlib
+import json
+import threading
+from typing import Any
+
+from flask import current_app
+
+from scorekeeper.matchfile import FormatError, load
+from scorekeeper.web import writes
+from scorekeeper.words import N_, said
+
+# The caps of one import, from the longest matches there are. Random legal play to 52
+# (tests/simulate.py, 300 matches of 2 to 4 players) takes 100 to 150 events, at most about
+# 450; undos and a long tie-break chain add dozens. 5,000 events is ten times the longest,
+# yet bounds what one anonymous post costs the worker (a replay of 1,000 events takes about
+# 10 ms, bench/replay.py). A file's event takes about 60 bytes, up to a few hundred with a
+# long adjust reason: 2 MiB holds 5,000 such events, and bounds the parse.
+MAX_EVENTS = 5_000
+IMPORT_LIMIT = 2 * 1024 * 1024
+TOO_MANY = N_(
+    "A match file may hold at most {limit} events (a long match has a few hundred); this one has {count}."
+)
+EXTENSION = "scorekeeper.imports"
 
 
-def import_match(text: str | bytes) -> tuple[str, str]:
+class TooManyEvents(FormatError):
+    """A file with more events than any real match has (refused before any event is read)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(said(TOO_MANY, limit=MAX_EVENTS, count=count))
+
+
+def _document(text: str | bytes) -> Any:
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise FormatError(f"not valid JSON ({error})") from None
+    events = document.get("events") if isinstance(document, dict) else None
+    if isinstance(events, list) and len(events) > MAX_EVENTS:
+        raise TooManyEvents(len(events))
+    return document
+
+
+def _one_at_a_time() -> threading.Lock:
+    """This worker's import lock (on the app, as the cache is).
+
+    Reading and replaying a file is CPU work that holds the GIL: two imports at once
+    finish no sooner than one after the other, and take twice the share of the
+    interpreter from the threads answering taps.
+    """
+    lock: threading.Lock = current_app.extensions.setdefault(EXTENSION, threading.Lock())
+    return lock
+
+
+def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
     """Store a match file as a new match; return its id and the scorekeeper's secret.
 
-    Raises ``FormatError`` for a file that is not a match file, ``RuleBroken`` for one
-    whose events break a rule.
+    Raises ``FormatError`` for a file that is not a match file (``TooManyEvents`` for one
+    longer than any real match), ``RuleBroken`` for one whose events break a rule. A
+    repeat of the same form (its ``key``, TRUST.md W8) answers with the match the first
+    one stored, without reading the file again.
     """
-    file = loads(text)
-    return create_match(file.players, file.rules, file.events)
+    fingerprint = None if key is None else hashlib.sha256(_bytes(text)).hexdigest()
+    with _one_at_a_time():
+        # A repeat waits for the first post of the form, then finds what it stored.
+        found = None if key is None or fingerprint is None else writes.created(key, fingerprint)
+        if found is not None:
+            return found
+        file = load(_document(text))
+        return writes.create_match(file.players, file.rules, file.events, key, fingerprint)
+
+
+def _bytes(text: str | bytes) -> bytes:
+    return text.encode() if isinstance(text, str) else text

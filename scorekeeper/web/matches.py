@@ -29,7 +29,7 @@ from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import StoredMatch, match_or_404
-from scorekeeper.web.forms import WHOLE, event_from_form, whole_number
+from scorekeeper.web.forms import WHOLE, creation_key, event_from_form, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.limits import limiter, wrong_secret
@@ -81,9 +81,14 @@ def new() -> BaseResponse:
         return render("matches/new.html", "matches/new.html", **form)
     try:
         players, rules, dealer = read_new_match(request.form)
+        key = creation_key(request.form)
+        first = () if dealer is None else (Dealer(dealer),)
+        match_id, keeper = writes.create_match(players, rules, first, key)  # a repeat: the same match
     except FormatError as error:
         return render("matches/new.html", "matches/new.html", status=422, refusal=error_text(error), **form)
-    match_id, _ = writes.create_match(players, rules, () if dealer is None else (Dealer(dealer),))
+    except writes.KeyReused:
+        refusal = _("This tap was already used for another action.")
+        return render("matches/new.html", "matches/new.html", status=422, refusal=refusal, **form)
     capabilities.grant(match_id)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 

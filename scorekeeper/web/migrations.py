@@ -139,3 +139,19 @@ def m005_roles_by_device(db: Database) -> None:
         not_null={"since", "handover_hash"},
     )
     db.table("roles").create_index(["handover_hash"], unique=True)
+
+
+@migrations()
+def m006_creation_keys(db: Database) -> None:
+    """The one-time key of each form that created a match (new, rematch, import): a repeat finds it (W8).
+
+    ``key`` is the SHA-256 of the form's key (the key also derives the creator's
+    secret, so it is not kept in clear: TRUST.md S1); ``digest`` is what the key
+    created, so the same key with other content is refused (W3).
+    """
+    db.table("creations").create(
+        {"key": str, "digest": str, "match_id": str, "created_at": str},
+        pk="key",
+        foreign_keys=[("match_id", "matches", "id")],
+        not_null={"digest", "match_id", "created_at"},
+    )

@@ -214,19 +214,59 @@ def _keep(step: Step) -> None:
     cache().put("state", (after.id, after.version), step.state, state_size(after))
 
 
-def create_match(players: tuple[str, ...], rules: Rules, events: Sequence[Event] = ()) -> tuple[str, str]:
+def creation_digest(players: Sequence[str], rules: Rules, events: Sequence[Event] = ()) -> str:
+    """What a creation key made, by default: the players, rules and first events (TRUST.md W3)."""
+    content = {"players": list(players), "rules": rules.to_dict(), "events": [write_event(e) for e in events]}
+    return capabilities.digest(json.dumps(content, sort_keys=True))
+
+
+def created(key: str, fingerprint: str) -> tuple[str, str] | None:
+    """The match a creation key already made and its creator's secret, or None for a new key.
+
+    Raises ``KeyReused`` if the key made something other than ``fingerprint``.
+    """
+    found = (
+        get_db()
+        .execute("SELECT match_id, digest FROM creations WHERE key = ?", [capabilities.digest(key)])
+        .fetchone()
+    )
+    if found is None:
+        return None
+    if found[1] != fingerprint:
+        raise KeyReused(key)
+    return found[0], capabilities.creator_secret(key)
+
+
+def create_match(
+    players: tuple[str, ...],
+    rules: Rules,
+    events: Sequence[Event] = (),
+    key: str | None = None,
+    fingerprint: str | None = None,
+) -> tuple[str, str]:
     """Store a new match with its first events (a dealer, or a whole imported file); return id and secret.
 
     The engine decides first, outside the write lock; the match row, its people and its
-    events are then written in one transaction, or nothing is.
+    events are then written in one transaction, or nothing is. With a ``key`` (the
+    form's one-time key, TRUST.md W8) a repeat stores nothing and answers with the
+    match the key made; ``fingerprint`` says what it made (``creation_digest`` by default).
     """
+    if key is not None:
+        fingerprint = fingerprint or creation_digest(players, rules, events)
+        found = created(key, fingerprint)  # a repeat is answered without replaying anything
+        if found is not None:
+            return found
     stamp = now()
     empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, stamp, stamp, ())
     # One fold of the whole file: a refusal names the event's index, as ``scorekeeper check`` does.
     step = decide(empty, events, replay(players, rules, events), stamp, one_step=False)
-    keeper = capabilities.new_secret()
+    keeper = capabilities.new_secret() if key is None else capabilities.creator_secret(key)
     db = get_db()
     with immediate(db):
+        if key is not None and fingerprint is not None:
+            found = created(key, fingerprint)  # another post of the same form got in first
+            if found is not None:
+                return found
         db.execute(
             "INSERT INTO matches (id, keeper_hash, watch_hash, players, rules, created_at, updated_at,"
             " version, status, round) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'in_progress', 0)",
@@ -240,6 +280,11 @@ def create_match(players: tuple[str, ...], rules: Rules, events: Sequence[Event]
                 stamp,
             ],
         )
+        if key is not None:
+            db.execute(
+                "INSERT INTO creations (key, digest, match_id, created_at) VALUES (?, ?, ?, ?)",
+                [capabilities.digest(key), fingerprint, empty.id, stamp],
+            )
         people.note_players(db, players, stamp)
         _store(db, step, None, "")
     _keep(step)

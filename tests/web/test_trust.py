@@ -13,6 +13,7 @@ from trusttools import Browser, db_bytes, fingerprint, get_rules, mutating_rules
 
 from scorekeeper.web import capabilities, check_secret_key, create_app, eventlog
 from scorekeeper.web import db as database
+from scorekeeper.web.forms import CREATION_KEY
 
 # Every POST route, classified: a new route fails test_every_mutating_route_is_classified.
 MATCH_SCOPED = {"matches.record", "matches.undo", "matches.showdown", "matches.entry", "history.rematch"}
@@ -23,6 +24,11 @@ OPEN_TO_ALL = {  # anyone may start or import a match of their own; people's nam
     "history.merge",
     "i18n.switch",  # this phone's language: a cookie, nothing stored
 }
+CREATING = {
+    "matches.new",
+    "history.rematch",
+    "history.import_file",
+}  # forms that create a match: exactly-once by their key (W8)
 
 
 @pytest.fixture
@@ -179,11 +185,22 @@ class Elements(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.elements: list[tuple[str, dict[str, str]]] = []
+        self.forms: list[tuple[dict[str, str], list[dict[str, str]]]] = []  # each form and its inputs
         self.inline_scripts = 0
+        self._in_form = False
 
     def handle_starttag(self, tag, attrs):
         attributes = {k: v or "" for k, v in attrs}
         self.elements.append((tag, attributes))
+        if tag == "form":
+            self.forms.append((attributes, []))
+            self._in_form = True
+        elif tag == "input" and self._in_form:
+            self.forms[-1][1].append(attributes)
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._in_form = False
 
     def handle_data(self, data):
         if self.elements and self.elements[-1][0] == "script" and data.strip():
@@ -209,6 +226,9 @@ def pages_to_lint(browser) -> list[str]:
         pages.append(browser.get(path).text)
     with browser.app.test_request_context():
         pages.append(browser.get(f"/watch?t={capabilities.watch_token(match_id)}").text)
+    text = (Path(__file__).parents[1] / "matches" / "tie-break-to-ten.json").read_text()
+    finished = browser.post("/import", {"text": text}).headers["Location"].split("/")[2]
+    pages.append(browser.get(f"/m/{finished}").text)  # the winner's page: rematch
     return pages
 
 
@@ -233,21 +253,35 @@ def test_templates_need_no_inline_style_script_or_eval(browser):
 
 
 def test_every_htmx_action_drops_a_second_tap_and_carries_its_own_key(browser):
+    """W6, and W8: every htmx action and every form that creates a match carries a server-rendered key."""
+    routes = browser.app.url_map.bind("localhost")
+    seen = set()
     for page in pages_to_lint(browser):
         parsed = parse(page)
-        forms = [a for t, a in parsed.elements if t == "form" and "hx-post" in a]
-        keys = [a["value"] for t, a in parsed.elements if t == "input" and a.get("name") == "key"]
-        for attrs in forms:
-            assert attrs["hx-sync"] in ("this:drop", "closest form:drop")
-            assert attrs["hx-disabled-elt"] == "this"
-            assert "js:" not in attrs["hx-vals"]
-            assert json.loads(attrs["hx-vals"])["key"] in keys  # the same key a plain post sends
-        assert len(keys) == len(forms) and len(set(keys)) == len(keys)
+        keys = []
+        for attrs, inputs in parsed.forms:
+            endpoint = (
+                routes.match(attrs["action"], method="POST")[0] if attrs.get("method") == "post" else None
+            )
+            if "hx-post" not in attrs and endpoint not in CREATING:
+                continue
+            seen.add(endpoint)
+            (key,) = [i["value"] for i in inputs if i.get("name") == "key" and i.get("type") == "hidden"]
+            keys.append(key)
+            if endpoint in CREATING:
+                assert CREATION_KEY.fullmatch(key), (endpoint, key)  # it derives the creator's secret
+            if "hx-post" in attrs:
+                assert attrs["hx-sync"] in ("this:drop", "closest form:drop")
+                assert attrs["hx-disabled-elt"] == "this"
+                assert "js:" not in attrs["hx-vals"]
+                assert json.loads(attrs["hx-vals"])["key"] == key  # the same key a plain post sends
+        assert len(set(keys)) == len(keys)
         assert all(len(k) >= 16 for k in keys)
         config = json.loads(next(a["content"] for t, a in parsed.elements if a.get("name") == "htmx-config"))
         swapped = {rule["code"] for rule in config["responseHandling"] if rule.get("swap")}
         assert {"409", "412", "422"} <= swapped
         assert config["timeout"] > 0
+    assert CREATING <= seen  # the pages linted show every creating form
     script = (Path(__file__).parents[2] / "static" / "app.js").read_text()
     assert "htmx:sendError" in script and "htmx:timeout" in script
 
@@ -419,14 +453,14 @@ def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browse
 
 
 def test_every_rate_limited_route_is_one_the_limiter_checks(app):
-    from scorekeeper.web.limits import SECRET_ROUTES
+    from scorekeeper.web.limits import LIMITED_ROUTES, SECRET_ROUTES
 
     limited = {
         endpoint
         for endpoint, view in app.view_functions.items()
         if getattr(view, "__wrapper-limiter-instance", None) is not None
     }
-    assert limited == SECRET_ROUTES
+    assert limited == LIMITED_ROUTES == SECRET_ROUTES | {"history.import_file"}  # I7: imports too
 
 
 # S9: no secret in the app's logs.
