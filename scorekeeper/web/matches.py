@@ -19,8 +19,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.events import Dealer, Declare, Event, Undo
-from scorekeeper.matchfile import FormatError, dumps, read_event
+from scorekeeper.events import Dealer, Event, Undo
+from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
@@ -29,7 +29,7 @@ from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import StoredMatch, match_or_404
-from scorekeeper.web.forms import WHOLE, event_from_form, whole_number
+from scorekeeper.web.forms import WHOLE, event_from_form, showdown_from_form, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.limits import limiter, wrong_secret
@@ -153,16 +153,9 @@ def record(match_id: str) -> BaseResponse:
 
 
 def _showdown_events(match: StoredMatch) -> tuple[Event, ...]:
-    """A quick entry's form (``player`` and ``hand``, both empty for "nobody scores") as its events."""
-    player, hand = request.form.get("player", ""), request.form.get("hand", "")
-    if "tap" in request.form:  # a cell of the grid: "<hand>:<player>" (a name may hold a colon)
-        hand, _colon, player = request.form["tap"].partition(":")
-    declared = None
-    if player or hand:
-        event = read_event({"type": "declare", "player": player, "hand": hand})
-        assert isinstance(event, Declare)
-        declared = event.hand
-    return showdown_events(eventlog.state_of(match), player or None, declared)
+    """A quick entry's form (who scored with what; nobody for "nobody scores") as its events."""
+    player, declared = showdown_from_form(request.form)
+    return showdown_events(eventlog.state_of(match), player, declared)
 
 
 @bp.post("/m/<match_id>/showdown")
