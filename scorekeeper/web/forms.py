@@ -129,3 +129,16 @@ def showdown_from_form(form: MultiDict[str, str]) -> tuple[str | None, Category 
     event = event_from_form(MultiDict({"type": "declare", "player": player, "hand": hand}))
     assert isinstance(event, Declare)
     return event.player, event.hand
+
+
+def typed_back(form: MultiDict[str, str]) -> dict[str, dict[str, str]]:
+    """What a refused form held, by the action it was for, for the screen to show it again.
+
+    Cards picked are added to the typed ones, as one text (the picker opens with it).
+    """
+    kept = ("player", "card", "points", "sign", "reason")
+    values = {k: v for k, v in form.items() if k in kept or k.startswith("draw.")}
+    cards = cards_from(form)
+    if cards is not None:
+        values["cards"] = cards
+    return {form.get("type", ""): values}

@@ -29,7 +29,7 @@ from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import StoredMatch, match_or_404
-from scorekeeper.web.forms import WHOLE, event_from_form, showdown_from_form, whole_number
+from scorekeeper.web.forms import WHOLE, event_from_form, showdown_from_form, typed_back, whole_number
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.limits import limiter, wrong_secret
@@ -122,9 +122,10 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
     try:
         appended = writes.append_events(match_id, version, events_of(match), key)
     except RuleBroken as error:  # the engine's words, and a link to the rule it enforces
-        return _table(match_or_404(match_id), 422, refusal=refusal_text(error), refusal_rule=error.section)
-    except FormatError as error:
-        return _table(match_or_404(match_id), 422, refusal=error_text(error))
+        refused = {"refusal": refusal_text(error), "refusal_rule": error.section}
+        return _table(match_or_404(match_id), 422, typed=typed_back(request.form), **refused)
+    except FormatError as error:  # a refused form shows what was typed into it
+        return _table(match_or_404(match_id), 422, refusal=error_text(error), typed=typed_back(request.form))
     except writes.KeyReused:
         return _table(match_or_404(match_id), 422, refusal=_("This tap was already used for another action."))
     except writes.StaleVersion:

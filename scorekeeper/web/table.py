@@ -154,6 +154,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "rules_summary": rules_summary(state.rules),
         "watch_token": capabilities.watch_token(match.id),
         "refusal": None,
+        "typed": {},  # a refused form's fields by its action (forms.typed_back), shown again
         "spectator": False,
     }
     if state.speaker is not None:

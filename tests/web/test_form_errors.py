@@ -96,3 +96,33 @@ def test_checking_the_cards_with_the_entry_closed_says_what_to_do(keeper, client
     )
     assert refusal(swedish) == "Skriv in de fem kort Bo visar, eller gå vidare utan att kontrollera dem"
     assert keeper.rows() == rows
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_a_refused_first_dealer_draw_keeps_every_card_typed(keeper, htmx):
+    keeper.new("Anna", "Bo", "Cia")
+    drawn = {"draw.Anna": "7h", "draw.Bo": "1x", "draw.Cia": "Ks"}  # one card typed wrong
+    response = keeper.post(type="draw", htmx=htmx, **drawn)
+    assert response.status_code == 422
+    inputs = soup(response).select("form.draw input[name^='draw.']")
+    assert {i["name"]: i.get("value") for i in inputs} == drawn
+
+
+def test_a_refused_declaration_keeps_its_cards_typed_and_picked_in_an_open_picker(keeper):
+    keeper.detailed().new("Anna", "Bo", "Cia", dealer="Anna")
+    response = keeper.post(type="declare", player="Bo", hand="flush", cards="Qs Qh 9c", pick=["5d", "2s"])
+    assert response.status_code == 422  # those cards make a pair, not a flush
+    picker = soup(response).select_one("form.hands details.picker")
+    assert picker.has_attr("open")
+    assert picker.select_one("input[name=cards]")["value"] == "Qs Qh 9c 5d 2s"
+
+
+def test_a_refused_trick_keeps_its_winning_card(keeper):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.post("showdown", tap="")
+    keeper.post("showdown", tap="")
+    keeper.post("showdown", tap="")
+    response = keeper.post(type="trick", winner="Bo", card="Zz")
+    assert response.status_code == 422
+    cards = [i.get("value") for i in soup(response).select(".tricks form:not(.last-trick) input[name=card]")]
+    assert cards == ["Zz"]
