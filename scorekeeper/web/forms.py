@@ -26,6 +26,10 @@ NUMBER_FIELDS = {
     "count": ("exchange.count", N_("Cards exchanged")),
     "points": ("adjust.points", N_("Points (+ or −)")),
 }
+# The correction form's sign, a choice of its own (an iPhone's number pad has no minus): its points
+# are then a size, and a form without it (the "take back" button) posts the points signed.
+SIGNS = {"add": 1, "take": -1}
+SIZE = Bounds(0, NUMBERS["adjust.points"].high)
 # The shell's own numbers: a person's id, a seat, a page, a match's version. Nine digits stay
 # within SQLite's integers, and a match never has a billion events.
 WHOLE = Bounds(0, 999_999_999)
@@ -82,9 +86,16 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
     for key, (where, label) in NUMBER_FIELDS.items():
         if key in form:  # typed empty: the range names the field (TRUST.md I6)
             bounds = NUMBERS[where]
+            if key == "points" and "sign" in form:
+                bounds, label = SIZE, N_("Points")
             data[key] = whole_number(form[key].strip(), bounds)
             if data[key] is None:
                 raise FormatError(bounds.refusal(said(label)))
+    if kind == "adjust" and "sign" in form:
+        if form["sign"] not in SIGNS:
+            raise FormatError(said(NOT_UNDERSTOOD))
+        if "points" in data:
+            data["points"] *= SIGNS[form["sign"]]
     cards = cards_from(form)
     if kind == "draw":
         data["cards"] = {k[5:]: v.strip() for k, v in form.items() if k.startswith("draw.") and v.strip()}
