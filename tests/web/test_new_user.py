@@ -39,3 +39,64 @@ def test_a_correction_with_a_sign_takes_a_size_and_a_refused_one_keeps_what_was_
     assert form.select_one("input[name=points]")["value"] == "-5"
     assert form.select_one("input[name=reason]")["value"] == "typo"
     assert keeper.post(type="adjust", player="Bo", sign="minus", points="5", reason="").status_code == 422
+
+
+# Bo: 5 in round 1, 5 in round 2, and a correction of -1 in round 3, which is under way.
+TWO_ROUNDS_PLAYED = (
+    "pass Bo; pass Anna; pass Bo; pass Anna; last_trick Bo; pass Bo; pass Anna;"
+    " pass Anna; pass Bo; pass Anna; pass Bo; last_trick Bo; pass Anna; pass Bo; adjust Bo -1 typo"
+)
+
+
+def two_rounds_played(keeper):
+    from script import events
+
+    keeper.new("Anna", "Bo", dealer="Anna")
+    for event in events(TWO_ROUNDS_PLAYED):
+        assert keeper.record(event).status_code == 200
+    return keeper.match_id
+
+
+def test_points_per_round_count_only_the_rounds_played_to_the_end(keeper, client, app):
+    """9 points over 2 rounds played is 4.5, whatever the rounds under way (or just dealt) hold."""
+    from scorekeeper.web import stats
+
+    two_rounds_played(keeper)
+    keeper.new("Anna", "Bo", dealer="Bo")  # a new match, its first round dealt and not played
+    with app.app_context():
+        bo = stats.person_id_of("Bo")
+    page = soup(client.get(f"/players/{bo}"))
+    figures = {d.select_one("dt").text: d.select_one("dd").text for d in page.select(".figures div")}
+    assert figures["Points per round"] == "4.5"
+
+
+def test_an_unfinished_matchs_chart_stops_at_the_last_round_played(keeper, client):
+    match_id = two_rounds_played(keeper)
+    page = soup(client.get(f"/m/{match_id}/history"))
+    chart = page.select_one("figure.chart-box svg")
+    assert [t.text for t in chart.select("text.tick")][2:] == ["0", "1", "2"]  # after the top and the 0
+    assert [len(line["points"].split()) for line in chart.select("polyline")] == [3, 3]
+    legend = page.select_one("figure.chart-box .legend").text
+    assert "Bo 9" in legend  # the total now, beside the chart
+
+
+def test_matches_stored_before_count_their_rounds_again_at_start(keeper, app):
+    """Migration m007: a match still going stored the round under way; its figures are worked out again."""
+    import json
+
+    from scorekeeper.web import create_app
+    from scorekeeper.web import db as database
+
+    match_id = two_rounds_played(keeper)
+    db = database.connect(app.config["DATABASE"])
+    with db.conn:  # as the app stored them before: the round under way counted, and charted
+        db.execute("UPDATE match_players SET rounds = 3 WHERE match_id = ?", [match_id])
+        old_chart = json.dumps([[0, 0], [0, 5], [0, 10], [0, 9]])
+        db.execute("UPDATE matches SET chart = ? WHERE id = ?", [old_chart, match_id])
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm007_rounds_played'")
+    create_app(dict(app.config))
+    rounds = db.execute("SELECT rounds FROM match_players WHERE match_id = ?", [match_id]).fetchall()
+    chart = db.execute("SELECT chart FROM matches WHERE id = ?", [match_id]).fetchone()[0]
+    db.close()
+    assert rounds == [(2,), (2,)]
+    assert json.loads(chart) == [[0, 0], [0, 5], [0, 10]]
