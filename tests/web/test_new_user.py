@@ -100,3 +100,40 @@ def test_matches_stored_before_count_their_rounds_again_at_start(keeper, app):
     db.close()
     assert rounds == [(2,), (2,)]
     assert json.loads(chart) == [[0, 0], [0, 5], [0, 10]]
+
+
+TO_A_TIE_BREAK = (
+    "declare Bo flush; pass Cia; pass Anna; pass Bo; pass Cia; declare Anna flush; last_trick Anna;"
+    " declare Bo flush; pass Cia; pass Anna"
+)
+
+
+def test_a_tie_break_round_is_said_plainly_with_who_sits_out(keeper, client, app):
+    from script import events
+
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna", target="10")
+    for event in events(TO_A_TIE_BREAK):
+        assert keeper.record(event).status_code == 200
+    banner = keeper.page().select_one("#scoreboard .tiebreak")
+    assert banner is not None and banner["role"] == "status"
+    assert " ".join(banner.text.split()) == (
+        "Tie-break round Anna and Bo were level, so they play one more round; Cia sits out."
+    )
+    swedish = soup(client.get(f"/m/{keeper.match_id}", headers={"Accept-Language": "sv"}))
+    assert "Anna och Bo hade lika många poäng" in swedish.select_one("#scoreboard .tiebreak").text
+    stranger = soup(app.test_client().get(f"/m/{keeper.match_id}"))  # the read-only board
+    assert "Cia sits out" in stranger.select_one("#board .tiebreak").text
+
+
+def test_a_finished_match_shows_no_dealer(keeper):
+    from webtools import recorded
+
+    from scorekeeper.matchfile import load
+
+    keeper.new("Anna", "Bo", dealer="Anna", target="10")
+    for event in load(recorded("tie-break-to-ten")).events[1:]:
+        keeper.record(event)
+    page = keeper.page()
+    assert "wins with" in page.select_one("#turn").text
+    assert [b.text for b in page.select("#scoreboard .badge")] == ["winner"]
+    assert page.select_one("#scoreboard .tiebreak") is None
