@@ -137,3 +137,21 @@ def test_a_finished_match_shows_no_dealer(keeper):
     assert "wins with" in page.select_one("#turn").text
     assert [b.text for b in page.select("#scoreboard .badge")] == ["winner"]
     assert page.select_one("#scoreboard .tiebreak") is None
+
+
+def dealer_choices(response) -> list[str]:
+    return [" ".join(label.text.split()) for label in soup(response).select(".first-dealer label")]
+
+
+def test_the_first_dealer_choices_name_the_players_once_typed(client):
+    assert dealer_choices(client.get("/new"))[1:] == [f"Seat {n} deals" for n in (1, 2, 3, 4)]
+    moved = client.post("/new", data={"name": ["Anna", "Bo", "Cia", ""], "move": "2"})  # a seat moved up
+    assert dealer_choices(moved)[1:] == ["Anna deals", "Cia deals", "Bo deals", "Seat 4 deals"]
+    refused = client.post("/new", data={"name": ["Anna", "Bo", "", ""], "target": "0", "start": "1"})
+    assert refused.status_code == 422
+    assert dealer_choices(refused)[1:] == ["Anna deals", "Bo deals", "Seat 3 deals", "Seat 4 deals"]
+    swedish = client.post(
+        "/new", data={"name": ["Anna", "Bo", "", ""], "move": "1"}, headers={"Accept-Language": "sv"}
+    )
+    assert dealer_choices(swedish)[1:3] == ["Bo ger", "Anna ger"]
+    assert soup(swedish).select_one(".first-dealer")["data-named"] == "{name} ger"  # for app.js
