@@ -33,3 +33,57 @@ def test_the_first_dealer_choices_follow_the_names_as_they_are_typed(phone, serv
     page.locator("input[name=name]").nth(1).fill("")
     assert choices.nth(2).inner_text().strip() == "Seat 2 deals"
     screens(page, "new-match-names-typed", full_page=True)
+
+
+ROWS_OF_EACH_SUIT = """
+(root) => [...document.querySelectorAll(root + ' .suit-row')].filter(r => r.closest('details').open).map(row => {
+  const tops = {};
+  for (const label of row.querySelectorAll('label.card')) {
+    const top = Math.round(label.getBoundingClientRect().top);
+    tops[top] = (tops[top] || 0) + 1;
+  }
+  return Object.keys(tops).sort((a, b) => a - b).map(t => tops[t]);
+})
+"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390, 700])
+def test_the_hand_checkers_picker_wraps_each_suit_evenly(browser, server, screens, width):
+    from test_phone_layout import check_phone_page
+
+    context = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + "/hands")
+    rows = page.evaluate(ROWS_OF_EACH_SUIT, ".checker")
+    assert len(rows) == 8  # two hands open, four suits each
+    for suit in rows:
+        assert sum(suit) == 13 and max(suit) - min(suit) <= 1, f"{width}px: cards per line {suit}"
+    check_phone_page(page, f"hand checker at {width}px")
+    screens(page, f"hand-checker-{width}", full_page=True)
+    context.close()
+
+
+def test_the_hand_checker_at_360px_after_check(phone, server, screens):
+    page = phone.new_page()
+    page.goto(server + "/hands")
+    page.locator("input[name=hand1]").fill("Ah Kh Qh 9d 2s")
+    page.locator("input[name=hand2]").fill("Ah Kd Qc Js 1x")
+    page.locator(".checker > fieldset").nth(2).locator("summary").click()
+    page.locator("label[for=h3-Ks]").click()
+    page.locator("label[for=h3-Qs]").click()
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.wait_for_load_state()
+    assert page.locator(".refusal li").all_inner_texts() == [
+        "Hand 2: '1x' is not a card",
+        "Hand 3: A hand is five cards, not 2",
+    ]
+    assert page.locator("input[name=hand2]").input_value() == "Ah Kd Qc Js 1x"
+    assert page.locator("input[name=hand3]").input_value() == "Qs Ks"  # the picks, in the deck's order
+    screens(page, "checker-errors", full_page=True)
+    page.locator("input[name=hand2]").fill("Ac Kd Qc Js 9s")
+    page.locator("input[name=hand3]").fill("")
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.wait_for_load_state()
+    assert page.locator("ol.ranked li").count() == 2
+    assert page.locator("input[name=hand2]").is_visible()
+    screens(page, "checker-ranked", full_page=True)

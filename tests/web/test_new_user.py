@@ -155,3 +155,40 @@ def test_the_first_dealer_choices_name_the_players_once_typed(client):
     )
     assert dealer_choices(swedish)[1:3] == ["Bo ger", "Anna ger"]
     assert soup(swedish).select_one(".first-dealer")["data-named"] == "{name} ger"  # for app.js
+
+
+def test_the_hand_checker_names_each_hand_in_error_and_says_every_error_at_once(client):
+    response = client.get("/hands?hand1=Ah+Kh+1x+9d+2s&hand2=Ah+Kd+Qc+Js+9s&hand3=As+Ad&hand4=Kd+Qs+Jh+Tc+8c")
+    assert response.status_code == 422
+    page = soup(response)
+    errors = [li.text for li in page.select(".refusal[role=alert] li")]
+    assert errors == [
+        "Hand 1: '1x' is not a card",
+        "Hand 3: A hand is five cards, not 2",
+        "Kd is in Hand 2 and in Hand 4: one deck is in play",
+    ]
+    assert [f.select_one("legend").text for f in page.select(".checker fieldset.wrong")] == [
+        "Hand 1",
+        "Hand 3",
+        "Hand 4",
+    ]
+    swedish = soup(
+        client.get("/hands?hand1=Ah+Kh+Qh+9d+2s&hand2=Ah+Kd+Qc+Js+9s", headers={"Accept-Language": "sv"})
+    )
+    assert [li.text for li in swedish.select(".refusal li")] == [
+        "Ah finns i Hand 1 och i Hand 2: en kortlek är i spel"
+    ]
+
+
+def test_the_hand_checker_shows_the_cards_beside_each_result_and_keeps_them_in_view(client):
+    page = soup(client.get("/hands?hand1=9s+7s+5s+4s+2s&pick2=Qh&pick2=9h&pick2=7h&pick2=4h&hand2=2h"))
+    results = page.select("ol.ranked li")
+    assert [li.select_one(".hand-cards").text for li in results] == ["2♥Q♥9♥7♥4♥", "9♠7♠5♠4♠2♠"]  # as given
+    assert [[s["class"] for s in li.select(".hand-cards span")][0] for li in results] == [["red"], ["black"]]
+    assert results[0].select_one(".sr").text.startswith("two of hearts, queen of hearts")
+    pickers = page.select(".checker details.picker")
+    assert [p.has_attr("open") for p in pickers] == [True, True, False, False]  # the hands checked
+    assert [p.select_one("input[type=text], input:not([type])")["value"] for p in pickers[:2]] == [
+        "9s 7s 5s 4s 2s",
+        "2h Qh 9h 7h 4h",
+    ]
