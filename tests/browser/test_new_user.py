@@ -87,3 +87,67 @@ def test_the_hand_checker_at_360px_after_check(phone, server, screens):
     assert page.locator("ol.ranked li").count() == 2
     assert page.locator("input[name=hand2]").is_visible()
     screens(page, "checker-ranked", full_page=True)
+
+
+# Each word of a table cell, as a Range: on more than one line means the word broke; and the
+# headers whose text is wider than their cell.
+BROKEN_WORDS = """
+() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('table.sheet th, table.sheet td')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  const headers = [...document.querySelectorAll('table.sheet th')]
+    .filter(th => th.scrollWidth > th.clientWidth).map(th => th.textContent.trim());
+  return {broken, headers};
+}
+"""
+
+
+def import_match(page, server: str, name: str) -> str:
+    import re
+    from pathlib import Path
+
+    from scorekeeper.matchfile import dumps, loads
+
+    matches = Path(__file__).resolve().parents[1] / "matches"
+    page.goto(server + "/import")
+    page.fill("textarea[name=text]", dumps(loads((matches / f"{name}.json").read_text())))
+    page.locator("form button.primary").click()
+    page.wait_for_url(re.compile(r"/history$"))
+    return page.url
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "el", "ca", "uz", "hi", "ja"])
+def test_no_table_breaks_a_word_at_360px(browser, server, screens, lang):
+    """The score sheet and head to head: 'Rou/nd', 'Pha/se', 'An/na' broke inside the word."""
+    from test_phone_layout import check_phone_page
+
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = context.new_page()
+    history = import_match(page, server, "four-players-in-progress")
+    import_match(page, server, "two-players-to-royal-flush")  # finished: a head to head
+    page.goto(history)
+    found = page.evaluate(BROKEN_WORDS)
+    assert found == {"broken": [], "headers": []}, f"{lang} score sheet"
+    check_phone_page(page, f"{lang} score sheet")
+    screens(page, f"score-sheet-{lang}", full_page=True)
+    page.goto(server + "/players")
+    page.locator(".people a", has_text="Anna").first.click()
+    page.wait_for_load_state()
+    assert page.locator("table.sheet").count() == 2
+    found = page.evaluate(BROKEN_WORDS)
+    assert found == {"broken": [], "headers": []}, f"{lang} player page"
+    check_phone_page(page, f"{lang} player page")
+    screens(page, f"player-{lang}", full_page=True)
+    context.close()
