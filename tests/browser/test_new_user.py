@@ -151,3 +151,25 @@ def test_no_table_breaks_a_word_at_360px(browser, server, screens, lang):
     check_phone_page(page, f"{lang} player page")
     screens(page, f"player-{lang}", full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "el", "ca", "uz", "hi", "ja"])
+def test_the_header_is_one_line_at_360px_in_every_language(browser, server, screens, lang):
+    """In Swedish the menu wrapped to a second line (about 190 px of header on every page)."""
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = context.new_page()
+    for path in ("/", "/players", "/rules"):
+        page.goto(server + path)
+        header = page.locator("header.top").bounding_box()
+        assert header["height"] <= 64, f"{lang} {path}: the header is {header['height']} px high"
+        assert header["width"] <= 360
+        links = page.locator("header.top a")
+        tops = {round(links.nth(i).bounding_box()["y"]) for i in range(links.count())}
+        assert len(tops) == 1, f"{lang} {path}: the header's links lie on {len(tops)} lines"
+        for i in range(links.count()):  # every link still has a name (a label, or one for screen readers)
+            assert links.nth(i).evaluate("a => a.innerText.trim() || a.getAttribute('aria-label')")
+            box = links.nth(i).bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 44
+    screens(page, f"header-{lang}")
+    context.close()
