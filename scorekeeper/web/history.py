@@ -137,9 +137,9 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
     try:
         people.rename_person(person_id, request.form.get("name", ""))
     except (FormatError, people.NameTaken) as error:
-        page = render_template(
-            "history/player.html", person=person, others=stats.names(), refusal=error_text(error)
-        )
+        typed = request.form.get("name", "")  # a refused form shows what was typed into it
+        refused = {"refusal": error_text(error), "typed_name": typed}
+        page = render_template("history/player.html", person=person, others=stats.names(), **refused)
         return page, 422
     return redirect(url_for("history.player", person_id=person_id), 303)
 

@@ -192,3 +192,17 @@ def test_the_hand_checker_shows_the_cards_beside_each_result_and_keeps_them_in_v
         "9s 7s 5s 4s 2s",
         "2h Qh 9h 7h 4h",
     ]
+
+
+def test_a_refused_rename_keeps_the_name_typed(client, app):
+    from test_history import import_recorded
+
+    from scorekeeper.web import stats
+
+    import_recorded(client, "two-players-to-royal-flush")
+    with app.app_context():
+        bo = stats.person_id_of("Bo")
+    page = soup(client.post(f"/players/{bo}/rename", data={"name": "Anna"}))
+    assert page.select_one("details.correct").has_attr("open")
+    assert page.select_one("input[name=name]")["value"] == "Anna"
+    assert not soup(client.get(f"/players/{bo}")).select_one("details.correct").has_attr("open")
