@@ -173,3 +173,61 @@ def test_the_header_is_one_line_at_360px_in_every_language(browser, server, scre
             assert box["height"] >= 44 and box["width"] >= 44
     screens(page, f"header-{lang}")
     context.close()
+
+
+def test_the_table_of_a_new_user_at_360px(phone, server, screens):
+    """In place, with htmx: a refused draw keeps its cards, the show asks for cards in words, a
+    correction takes points away, and a tie-break round says so."""
+    import json
+
+    from browsertools import button, start_match, tap
+
+    page = phone.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    start_match(page, server, "Anna", "Bo", "Cia")
+    for name, card in (("Anna", "7h"), ("Bo", "1x"), ("Cia", "Ks")):
+        page.fill(f"input[name='draw.{name}']", card)
+    tap(page, button(page, "Record the draw"))
+    assert page.locator(".refusal").inner_text().startswith("'1x' is not a card")
+    assert [page.input_value(f"input[name='draw.{n}']") for n in ("Anna", "Bo", "Cia")] == ["7h", "1x", "Ks"]
+    screens(page, "draw-refused")
+    page.fill("input[name='draw.Bo']", "2c")
+    tap(page, button(page, "Record the draw"))  # Bo deals: Cia speaks first
+    tap(page, page.locator("#turn .quick-grid button[value='pair:Cia']"))
+    tap(page, button(page, "Check Cia's cards"))  # the card entry still closed
+    assert (
+        page.locator(".refusal").inner_text()
+        == "Enter the five cards Cia shows, or go on without checking them"
+    )
+    screens(page, "show-without-cards")
+    page.locator("details.correct summary").click()
+    page.select_option("details.correct select[name=player]", "Cia")
+    page.locator("details.correct label", has_text="Take points away").click()
+    page.fill("details.correct input[name=points]", "1")
+    page.fill("details.correct input[name=reason]", "no pair after all")
+    screens(page, "correction", full_page=True)
+    tap(page, button(page, "Record the correction"))
+    assert page.locator("#scoreboard .seat", has_text="Cia").locator(".score").inner_text() == "0"
+
+    # A tie-break round: imported just as it begins.
+    events = [{"type": "dealer", "player": "Anna"}]
+    for line in (
+        "declare Bo flush; pass Cia; pass Anna; pass Bo; pass Cia; declare Anna flush; last_trick Anna;"
+        " declare Bo flush; pass Cia; pass Anna"
+    ).split(";"):
+        kind, *words = line.split()
+        if kind == "declare":
+            events.append({"type": kind, "player": words[0], "hand": words[1]})
+        elif kind == "pass":
+            events.append({"type": kind, "player": words[0]})
+        else:
+            events.append({"type": kind, "winner": words[0]})
+    document = {"format": "chicago-match/1", "players": ["Anna", "Bo", "Cia"], "rules": {"target": 10}}
+    page.goto(server + "/import")
+    page.fill("textarea[name=text]", json.dumps({**document, "events": events}))
+    page.locator("form button.primary").click()
+    page.get_by_role("link", name="Resume").click()
+    page.wait_for_load_state()
+    banner = page.locator("#scoreboard .tiebreak")
+    assert banner.inner_text().endswith("Anna and Bo were level, so they play one more round; Cia sits out.")
+    screens(page, "tie-break")
