@@ -77,9 +77,9 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
 
 
 def totals_by_round(state: MatchState) -> list[tuple[int, ...]]:
-    """Everybody's total at the start (all 0) and after each round so far: the chart's points."""
+    """Everybody's total at the start (all 0) and after each round played to the end: the chart's points."""
     points = [(0,) * len(state.players)]
-    points += [r.totals for r in score_sheet(state) if r.number > 0]
+    points += [r.totals for r in score_sheet(state) if r.number > 0 and r.finished]
     return points
 
 
@@ -108,7 +108,7 @@ def figures(state: MatchState, events: Sequence[Event]) -> list[PlayerFigures]:
             score=state.scores[seat],
             won=state.winner == seat,
             finished=state.is_finished,
-            rounds=state.round,
+            rounds=state.round if state.is_finished else max(state.round - 1, 0),  # played to the end
         )
         for seat, name in enumerate(state.players)
     ]

@@ -105,3 +105,20 @@
   document.addEventListener("htmx:afterSettle", acquire);   // released when the match ends
   acquire();
 })();
+
+// The new-match form: each seat's first-dealer choice says the name typed for that seat, as it
+// is typed (the server says the same once the form is posted; data-named is its translated sentence).
+(function () {
+  "use strict";
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    var form = field.form;
+    if (!form || field.name !== "name" || !form.classList.contains("new-match")) { return; }
+    var fieldset = form.querySelector(".first-dealer");
+    var seat = Array.prototype.indexOf.call(form.querySelectorAll("input[name=name]"), field);
+    var label = fieldset && fieldset.querySelector("[data-seat='" + seat + "']");
+    if (!label) { return; }
+    var name = field.value.trim();
+    label.textContent = name ? fieldset.dataset.named.split("{name}").join(name) : label.dataset.unnamed;
+  });
+})();

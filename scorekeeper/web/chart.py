@@ -29,13 +29,16 @@ def chart(
     height: int = 170,
     pad: int = 0,
 ) -> Chart:
-    """Scale the totals after each round (``totals[0]`` is the start) into a ``width`` × ``height`` box."""
-    rounds = max(1, len(totals) - 1)
+    """Scale the totals after each round (``totals[0]`` is the start) into a ``width`` × ``height`` box.
+
+    The x axis ends at the last round in ``totals``: a round not played has no tick.
+    """
+    rounds = len(totals) - 1
     top = max([target, *(t for row in totals for t in row), 1])
     left, bottom = pad, height - pad
 
     def x(r: int) -> float:
-        return round(left + (width - 2 * pad) * r / rounds, 1)
+        return round(left + (width - 2 * pad) * r / max(1, rounds), 1)
 
     def y(v: int) -> float:
         return round(bottom - (height - 2 * pad) * v / top, 1)

@@ -2,17 +2,21 @@
 
 A form posts the file's field names (``type``, ``player``, ``hand``, …); cards
 come typed (``cards``) and/or picked (``pick``, one per card). Anything that
-does not make a valid event raises ``FormatError`` with a message for people.
+does not make a valid event raises ``FormatError`` with a message for people:
+what to do on the screen, in the reader's language, never the file's words
+(its event types and field names are for the file's readers, not the table).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.events import Event
+from scorekeeper.events import Declare, Event
+from scorekeeper.hands import Category
 from scorekeeper.matchfile import EVENT_TYPES, FormatError, read_event
 from scorekeeper.rules import NUMBERS, Bounds
 from scorekeeper.words import N_, said
@@ -23,11 +27,34 @@ NUMBER_FIELDS = {
     "count": ("exchange.count", N_("Cards exchanged")),
     "points": ("adjust.points", N_("Points (+ or −)")),
 }
+# The correction form's sign, a choice of its own (an iPhone's number pad has no minus): its points
+# are then a size, and a form without it (the "take back" button) posts the points signed.
+SIGNS = {"add": 1, "take": -1}
+SIZE = Bounds(0, NUMBERS["adjust.points"].high)
 # The shell's own numbers: a person's id, a seat, a page, a match's version. Nine digits stay
 # within SQLite's integers, and a match never has a billion events.
 WHOLE = Bounds(0, 999_999_999)
 # A creating form's one-time key derives the creator's secret: 128 bits or more, URL-safe.
 CREATION_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+CHOOSE_PLAYER = N_("Choose a player first")
+# What each form must carry, and what to do when it does not (said with the player it is about).
+NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "dealer": (("player", N_("Tap who deals first")),),
+    "exchange": (("player", CHOOSE_PLAYER), ("count", N_("Tap how many cards {player} takes"))),
+    "show": (
+        ("player", CHOOSE_PLAYER),
+        ("cards", N_("Enter the five cards {player} shows, or go on without checking them")),
+    ),
+    "declare": (("player", CHOOSE_PLAYER), ("hand", N_("Tap the hand {player} declares, or pass"))),
+    "pass": (("player", CHOOSE_PLAYER),),
+    "chicago": (("player", N_("Tap who calls Chicago")),),
+    "trick": (("winner", N_("Tap who took the trick")),),
+    "last_trick": (("winner", N_("Tap who took the last trick")),),
+    "adjust": (("player", CHOOSE_PLAYER), ("points", N_("Enter the points of the correction"))),
+}
+# A form no screen sends (a field of the wrong kind, a hand or an action that does not exist).
+NOT_UNDERSTOOD = N_("The app did not understand this form: reload the page and try again")
 
 
 def whole_number(text: str, bounds: Bounds = WHOLE) -> int | None:
@@ -63,7 +90,7 @@ def cards_from(form: MultiDict[str, str], field: str = "cards") -> str | None:
 
 
 def event_from_form(form: MultiDict[str, str]) -> Event:
-    """Read the posted fields as one event; raise ``FormatError`` if they do not make one."""
+    """Read the posted fields as one event; raise ``FormatError`` (words for people) if they make none."""
     kind = form.get("type", "")
     if kind not in EVENT_TYPES or kind == "undo":
         raise FormatError(said(N_("That is not an action the scorekeeper can record")))
@@ -73,15 +100,22 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
         if value:
             data[key] = value
     for key, (where, label) in NUMBER_FIELDS.items():
-        if key in form:
+        if key in form:  # typed empty: the range names the field (TRUST.md I6)
             bounds = NUMBERS[where]
+            if key == "points" and "sign" in form:
+                bounds, label = SIZE, N_("Points")
             data[key] = whole_number(form[key].strip(), bounds)
             if data[key] is None:
                 raise FormatError(bounds.refusal(said(label)))
+    if kind == "adjust" and "sign" in form:
+        if form["sign"] not in SIGNS:
+            raise FormatError(said(NOT_UNDERSTOOD))
+        if "points" in data:
+            data["points"] *= SIGNS[form["sign"]]
     cards = cards_from(form)
     if kind == "draw":
         data["cards"] = {k[5:]: v.strip() for k, v in form.items() if k.startswith("draw.") and v.strip()}
-        if len(data["cards"]) != len([k for k in form if k.startswith("draw.")]):
+        if not data["cards"] or len(data["cards"]) != len([k for k in form if k.startswith("draw.")]):
             raise FormatError(said(N_("Enter the card each player drew")))
     elif kind == "tie":
         data.pop("player", None)
@@ -96,4 +130,42 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
         data["cards"] = cards
     if kind == "adjust":
         data.setdefault("reason", "")
-    return read_event(data)
+    for key, what_to_do in NEEDS.get(kind, ()):
+        if key not in data:
+            raise FormatError(said(what_to_do, player=data.get("player", "")))
+    known = {f.name for f in fields(EVENT_TYPES[kind])}
+    try:  # a field this action does not have is left out, as a form no screen sends would be
+        return read_event({key: value for key, value in data.items() if key == "type" or key in known})
+    except FormatError as error:
+        if error.words is None:  # the file's own words ("a 'show' event needs …"): not for the table
+            raise FormatError(said(NOT_UNDERSTOOD)) from None
+        raise
+
+
+def showdown_from_form(form: MultiDict[str, str]) -> tuple[str | None, Category | None]:
+    """Who scored a one-tap showdown, with what (both None: nobody scores).
+
+    The grid posts ``tap`` as ``<hand>:<player>`` (a name may hold a colon); a plain form may post
+    ``player`` and ``hand``.
+    """
+    player, hand = form.get("player", ""), form.get("hand", "")
+    if "tap" in form:
+        hand, _colon, player = form["tap"].partition(":")
+    if not (player or hand):
+        return None, None
+    event = event_from_form(MultiDict({"type": "declare", "player": player, "hand": hand}))
+    assert isinstance(event, Declare)
+    return event.player, event.hand
+
+
+def typed_back(form: MultiDict[str, str]) -> dict[str, dict[str, str]]:
+    """What a refused form held, by the action it was for, for the screen to show it again.
+
+    Cards picked are added to the typed ones, as one text (the picker opens with it).
+    """
+    kept = ("player", "card", "points", "sign", "reason")
+    values = {k: v for k, v in form.items() if k in kept or k.startswith("draw.")}
+    cards = cards_from(form)
+    if cards is not None:
+        values["cards"] = cards
+    return {form.get("type", ""): values}

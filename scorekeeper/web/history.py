@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.cards import CardError
+from scorekeeper.cards import Card, CardError, parse_hand
 from scorekeeper.hands import rank_hands
 from scorekeeper.match import replay
 from scorekeeper.matchfile import FormatError
@@ -182,9 +182,9 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
     try:
         people.rename_person(person_id, request.form.get("name", ""))
     except (FormatError, people.NameTaken) as error:
-        page = render_template(
-            "history/player.html", person=person, others=stats.names(), refusal=error_text(error)
-        )
+        typed = request.form.get("name", "")  # a refused form shows what was typed into it
+        refused = {"refusal": error_text(error), "typed_name": typed}
+        page = render_template("history/player.html", person=person, others=stats.names(), **refused)
         return page, 422
     return redirect(url_for("history.player", person_id=person_id), 303)
 
@@ -205,15 +205,40 @@ def hands() -> tuple[str, int] | str:
     for i in range(1, HAND_SLOTS + 1):
         typed = request.args.get(f"hand{i}", "").strip()
         picked = request.args.getlist(f"pick{i}")
-        slots.append({"index": i, "text": " ".join(p for p in [typed, *picked] if p)})
+        slots.append({"index": i, "text": " ".join(p for p in [typed, *picked] if p), "wrong": False})
+    errors = _hand_errors(slots)
     given = [(str(_("Hand %(num)d", num=s["index"])), s["text"]) for s in slots if s["text"]]
-    ranked, refusal = [], None
-    if given:
-        try:
-            ranked = rank_hands(given)
-        except CardError as error:
-            refusal = error_text(error)
+    ranked = rank_hands(given) if given and not errors else []
     page = render_template(
-        "history/hands.html", slots=slots, ranked=ranked, refusal=refusal, points=Rules().points
+        "history/hands.html", slots=slots, ranked=ranked, errors=errors, points=Rules().points
     )
-    return (page, 422) if refusal else page
+    return (page, 422) if errors else page
+
+
+def _hand_errors(slots: list[dict[str, Any]]) -> list[str]:
+    """Every error at once, each naming its hand: each hand read alone, then no card in two hands."""
+    errors: list[str] = []
+    owner: dict[Card, int] = {}  # each card read so far, and the hand it is in
+    for slot in slots:
+        if not slot["text"]:
+            continue
+        try:
+            cards = parse_hand(slot["text"])
+        except CardError as error:
+            slot["wrong"] = True
+            hand = _("Hand %(num)d", num=slot["index"])
+            errors.append(str(_("%(hand)s: %(error)s", hand=hand, error=error_text(error))))
+            continue
+        for card in cards:
+            if card in owner:  # RULES.md: one deck is in play
+                slot["wrong"] = True
+                twice = _(
+                    "%(card)s is in Hand %(first)d and in Hand %(second)d: one deck is in play",
+                    card=repr(card),
+                    first=owner[card],
+                    second=slot["index"],
+                )
+                errors.append(str(twice))
+            else:
+                owner[card] = slot["index"]
+    return errors

@@ -19,8 +19,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.events import Dealer, Declare, Event, Tie, Undo
-from scorekeeper.matchfile import FormatError, dumps, read_event
+from scorekeeper.events import Dealer, Event, Tie, Undo
+from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
@@ -29,7 +29,14 @@ from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import StoredMatch, match_or_404
-from scorekeeper.web.forms import WHOLE, creation_key, event_from_form, whole_number
+from scorekeeper.web.forms import (
+    WHOLE,
+    creation_key,
+    event_from_form,
+    showdown_from_form,
+    typed_back,
+    whole_number,
+)
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.limits import limiter, wrong_secret
@@ -127,9 +134,10 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
     try:
         appended = writes.append_events(match_id, version, events_of(match), key)
     except RuleBroken as error:  # the engine's words, and a link to the rule it enforces
-        return _table(match_or_404(match_id), 422, refusal=refusal_text(error), refusal_rule=error.section)
-    except FormatError as error:
-        return _table(match_or_404(match_id), 422, refusal=error_text(error))
+        refused = {"refusal": refusal_text(error), "refusal_rule": error.section}
+        return _table(match_or_404(match_id), 422, typed=typed_back(request.form), **refused)
+    except FormatError as error:  # a refused form shows what was typed into it
+        return _table(match_or_404(match_id), 422, refusal=error_text(error), typed=typed_back(request.form))
     except writes.KeyReused:
         return _table(match_or_404(match_id), 422, refusal=_("This tap was already used for another action."))
     except writes.StaleVersion:
@@ -158,17 +166,10 @@ def record(match_id: str) -> BaseResponse:
 
 
 def _showdown_events(match: StoredMatch) -> tuple[Event, ...]:
-    """A quick entry's form (``player`` and ``hand``, both empty for "nobody scores") as its events."""
-    player, hand = request.form.get("player", ""), request.form.get("hand", "")
-    if "tap" in request.form:  # a cell of the grid: "<hand>:<player>" (a name may hold a colon)
-        hand, _colon, player = request.form["tap"].partition(":")
-    declared = None
-    if player or hand:
-        event = read_event({"type": "declare", "player": player, "hand": hand})
-        assert isinstance(event, Declare)
-        declared = event.hand
+    """A quick entry's form (who scored with what; nobody for "nobody scores") as its events."""
+    player, declared = showdown_from_form(request.form)
     tied = tuple(request.form.getlist("with"))  # a tie: these declared the same hand
-    events = showdown_events(eventlog.state_of(match), player or None, declared, tied)
+    events = showdown_events(eventlog.state_of(match), player, declared, tied)
     if "winner" in request.form:  # and the tie's verdict: whose hand was higher ("" identical)
         events += (Tie(winner=request.form["winner"] or None),)
     return events

@@ -155,3 +155,14 @@ def m006_creation_keys(db: Database) -> None:
         foreign_keys=[("match_id", "matches", "id")],
         not_null={"digest", "match_id", "created_at"},
     )
+
+
+@migrations()
+def m007_rounds_played(db: Database) -> None:
+    """A player's ``rounds`` in a match counts rounds played to the end, and the chart stops there too.
+
+    They counted the round under way (points per round divided by a round not yet played, and
+    the chart drew a line to it). Only a match still going differs: its chart goes back to NULL,
+    so ``figures.fill_in`` works out its figures and chart again at this start.
+    """
+    db.execute("UPDATE matches SET chart = NULL WHERE status IS NOT 'finished'")

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from babel.lists import format_list
 from flask import request, url_for
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
 from scorekeeper.feed import change_words, describe_words, undo_words
@@ -45,7 +47,7 @@ def _seats(state: MatchState, turn: str | None) -> list[Seat]:
         Seat(
             name=name,
             score=state.scores[seat],
-            dealer=seat == state.dealer,
+            dealer=seat == state.dealer and not state.is_finished,
             turn=name == turn and not state.is_finished,
             winner=seat == state.winner,
             sitting_out=state.round > 0 and seat not in state.order,
@@ -174,6 +176,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "rules_summary": rules_summary(state.rules),
         "watch_token": capabilities.watch_token(match.id),
         "refusal": None,
+        "typed": {},  # a refused form's fields by its action (forms.typed_back), shown again
         "spectator": False,
     }
     if state.speaker is not None:
@@ -196,6 +199,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         most = state.exchange_max(exchanger)
         context["exchange_counts"] = [(n, most is not None and n <= most) for n in range(HAND_SIZE + 1)]
     context["round_summary"] = _round_summary(state)
+    context["tiebreak"] = tiebreak_text(state)
     context.update(extra)
     return context
 
@@ -206,6 +210,25 @@ def _undo_label(match: StoredMatch, kept: list[int]) -> str | None:
         return None
     step = match.steps[kept[-1]]
     return " · ".join(say(describe_words(match.events[i])) for i in kept if match.steps[i] == step)
+
+
+def tiebreak_text(state: MatchState) -> str | None:
+    """During a tie-break round (RULES.md, Winning): who plays it, and who sits out."""
+    if not state.tiebreak or state.is_finished:
+        return None
+    locale = get_locale()
+    playing = format_list([state.players[s] for s in state.order], locale=locale)
+    out = [name for seat, name in enumerate(state.players) if seat not in state.order]
+    if not out:
+        return str(_("%(players)s were level, so they play one more round.", players=playing))
+    sentence = ngettext(
+        "%(players)s were level, so they play one more round; %(out)s sits out.",
+        "%(players)s were level, so they play one more round; %(out)s sit out.",
+        len(out),
+        players=playing,
+        out=format_list(out, locale=locale),
+    )
+    return str(sentence)
 
 
 def _round_summary(state: MatchState) -> str | None:

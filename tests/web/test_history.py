@@ -240,10 +240,10 @@ def test_the_hand_checker_shows_equal_hands_as_a_tie(client):
     [
         (
             "hand1=Qs+Qh+9c+9d+2s&hand2=Qs+Kh+Kc+4d+3s",
-            "Qs is in Hand 1&#39;s hand and Hand 2&#39;s: one deck is in play",
+            "Qs is in Hand 1 and in Hand 2: one deck is in play",
         ),
-        ("hand1=Qs+Qh+1x+9d+2s", "&#39;1x&#39; is not a card"),
-        ("hand1=Qs+Qh+9d", "A hand is five cards, not 3"),
+        ("hand1=Qs+Qh+1x+9d+2s", "Hand 1: &#39;1x&#39; is not a card"),
+        ("hand1=Qs+Qh+9d", "Hand 1: A hand is five cards, not 3"),
     ],
 )
 def test_the_hand_checker_refuses_bad_hands(client, query, message):

@@ -1,0 +1,233 @@
+"""Issue 11, item 5: what a new user hit, checked on a 360 px phone in a real browser.
+
+Screens are kept under test-output/screens/<test>/ to be looked at.
+"""
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 640}
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    yield context
+    context.close()
+
+
+def test_the_first_dealer_choices_follow_the_names_as_they_are_typed(phone, server, screens):
+    page = phone.new_page()
+    page.goto(server + "/new")
+    choices = page.locator(".first-dealer label")
+    assert choices.nth(1).inner_text().strip() == "Seat 1 deals"
+    page.locator("input[name=name]").nth(0).fill("Anna")
+    page.locator("input[name=name]").nth(1).fill("Bo")
+    assert [choices.nth(i).inner_text().strip() for i in range(1, 5)] == [
+        "Anna deals",
+        "Bo deals",
+        "Seat 3 deals",
+        "Seat 4 deals",
+    ]
+    page.locator("input[name=name]").nth(1).fill("")
+    assert choices.nth(2).inner_text().strip() == "Seat 2 deals"
+    screens(page, "new-match-names-typed", full_page=True)
+
+
+ROWS_OF_EACH_SUIT = """
+(root) => [...document.querySelectorAll(root + ' .suit-row')].filter(r => r.closest('details').open).map(row => {
+  const tops = {};
+  for (const label of row.querySelectorAll('label.card')) {
+    const top = Math.round(label.getBoundingClientRect().top);
+    tops[top] = (tops[top] || 0) + 1;
+  }
+  return Object.keys(tops).sort((a, b) => a - b).map(t => tops[t]);
+})
+"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390, 700])
+def test_the_hand_checkers_picker_wraps_each_suit_evenly(browser, server, screens, width):
+    from test_phone_layout import check_phone_page
+
+    context = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + "/hands")
+    rows = page.evaluate(ROWS_OF_EACH_SUIT, ".checker")
+    assert len(rows) == 8  # two hands open, four suits each
+    for suit in rows:
+        assert sum(suit) == 13 and max(suit) - min(suit) <= 1, f"{width}px: cards per line {suit}"
+    check_phone_page(page, f"hand checker at {width}px")
+    screens(page, f"hand-checker-{width}", full_page=True)
+    context.close()
+
+
+def test_the_hand_checker_at_360px_after_check(phone, server, screens):
+    page = phone.new_page()
+    page.goto(server + "/hands")
+    page.locator("input[name=hand1]").fill("Ah Kh Qh 9d 2s")
+    page.locator("input[name=hand2]").fill("Ah Kd Qc Js 1x")
+    page.locator(".checker > fieldset").nth(2).locator("summary").click()
+    page.locator("label[for=h3-Ks]").click()
+    page.locator("label[for=h3-Qs]").click()
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.wait_for_load_state()
+    assert page.locator(".refusal li").all_inner_texts() == [
+        "Hand 2: '1x' is not a card",
+        "Hand 3: A hand is five cards, not 2",
+    ]
+    assert page.locator("input[name=hand2]").input_value() == "Ah Kd Qc Js 1x"
+    assert page.locator("input[name=hand3]").input_value() == "Qs Ks"  # the picks, in the deck's order
+    screens(page, "checker-errors", full_page=True)
+    page.locator("input[name=hand2]").fill("Ac Kd Qc Js 9s")
+    page.locator("input[name=hand3]").fill("")
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.wait_for_load_state()
+    assert page.locator("ol.ranked li").count() == 2
+    assert page.locator("input[name=hand2]").is_visible()
+    screens(page, "checker-ranked", full_page=True)
+
+
+# Each word of a table cell, as a Range: on more than one line means the word broke; and the
+# headers whose text is wider than their cell.
+BROKEN_WORDS = """
+() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('table.sheet th, table.sheet td')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  const headers = [...document.querySelectorAll('table.sheet th')]
+    .filter(th => th.scrollWidth > th.clientWidth).map(th => th.textContent.trim());
+  return {broken, headers};
+}
+"""
+
+
+def import_match(page, server: str, name: str) -> str:
+    import re
+    from pathlib import Path
+
+    from scorekeeper.matchfile import dumps, loads
+
+    matches = Path(__file__).resolve().parents[1] / "matches"
+    page.goto(server + "/import")
+    page.fill("textarea[name=text]", dumps(loads((matches / f"{name}.json").read_text())))
+    page.locator("form button.primary").click()
+    page.wait_for_url(re.compile(r"/history$"))
+    return page.url
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "el", "ca", "uz", "hi", "ja"])
+def test_no_table_breaks_a_word_at_360px(browser, server, screens, lang):
+    """The score sheet and head to head: 'Rou/nd', 'Pha/se', 'An/na' broke inside the word."""
+    from test_phone_layout import check_phone_page
+
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = context.new_page()
+    history = import_match(page, server, "four-players-in-progress")
+    import_match(page, server, "two-players-to-royal-flush")  # finished: a head to head
+    page.goto(history)
+    found = page.evaluate(BROKEN_WORDS)
+    assert found == {"broken": [], "headers": []}, f"{lang} score sheet"
+    check_phone_page(page, f"{lang} score sheet")
+    screens(page, f"score-sheet-{lang}", full_page=True)
+    page.goto(server + "/players")
+    page.locator(".people a", has_text="Anna").first.click()
+    page.wait_for_load_state()
+    assert page.locator("table.sheet").count() == 2
+    found = page.evaluate(BROKEN_WORDS)
+    assert found == {"broken": [], "headers": []}, f"{lang} player page"
+    check_phone_page(page, f"{lang} player page")
+    screens(page, f"player-{lang}", full_page=True)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "el", "ca", "uz", "hi", "ja"])
+def test_the_header_is_one_line_at_360px_in_every_language(browser, server, screens, lang):
+    """In Swedish the menu wrapped to a second line (about 190 px of header on every page)."""
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = context.new_page()
+    for path in ("/", "/players", "/rules"):
+        page.goto(server + path)
+        header = page.locator("header.top").bounding_box()
+        assert header["height"] <= 64, f"{lang} {path}: the header is {header['height']} px high"
+        assert header["width"] <= 360
+        links = page.locator("header.top a")
+        tops = {round(links.nth(i).bounding_box()["y"]) for i in range(links.count())}
+        assert len(tops) == 1, f"{lang} {path}: the header's links lie on {len(tops)} lines"
+        for i in range(links.count()):  # every link still has a name (a label, or one for screen readers)
+            assert links.nth(i).evaluate("a => a.innerText.trim() || a.getAttribute('aria-label')")
+            box = links.nth(i).bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 44
+    screens(page, f"header-{lang}")
+    context.close()
+
+
+def test_the_table_of_a_new_user_at_360px(phone, server, screens):
+    """In place, with htmx: a refused draw keeps its cards, the show asks for cards in words, a
+    correction takes points away, and a tie-break round says so."""
+    import json
+
+    from browsertools import button, start_match, tap
+
+    page = phone.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    start_match(page, server, "Anna", "Bo", "Cia")
+    for name, card in (("Anna", "7h"), ("Bo", "1x"), ("Cia", "Ks")):
+        page.fill(f"input[name='draw.{name}']", card)
+    tap(page, button(page, "Record the draw"))
+    assert page.locator(".refusal").inner_text().startswith("'1x' is not a card")
+    assert [page.input_value(f"input[name='draw.{n}']") for n in ("Anna", "Bo", "Cia")] == ["7h", "1x", "Ks"]
+    screens(page, "draw-refused")
+    page.fill("input[name='draw.Bo']", "2c")
+    tap(page, button(page, "Record the draw"))  # Bo deals: Cia speaks first
+    tap(page, page.locator("#turn .quick-grid button[value='pair:Cia']"))
+    tap(page, button(page, "Check Cia's cards"))  # the card entry still closed
+    assert (
+        page.locator(".refusal").inner_text()
+        == "Enter the five cards Cia shows, or go on without checking them"
+    )
+    screens(page, "show-without-cards")
+    page.locator("details.correct summary").click()
+    page.select_option("details.correct select[name=player]", "Cia")
+    page.locator("details.correct label", has_text="Take points away").click()
+    page.fill("details.correct input[name=points]", "1")
+    page.fill("details.correct input[name=reason]", "no pair after all")
+    screens(page, "correction", full_page=True)
+    tap(page, button(page, "Record the correction"))
+    assert page.locator("#scoreboard .seat", has_text="Cia").locator(".score").inner_text() == "0"
+
+    # A tie-break round: imported just as it begins.
+    events = [{"type": "dealer", "player": "Anna"}]
+    for line in (
+        "declare Bo flush; pass Cia; pass Anna; pass Bo; pass Cia; declare Anna flush; last_trick Anna;"
+        " declare Bo flush; pass Cia; pass Anna"
+    ).split(";"):
+        kind, *words = line.split()
+        if kind == "declare":
+            events.append({"type": kind, "player": words[0], "hand": words[1]})
+        elif kind == "pass":
+            events.append({"type": kind, "player": words[0]})
+        else:
+            events.append({"type": kind, "winner": words[0]})
+    document = {"format": "chicago-match/1", "players": ["Anna", "Bo", "Cia"], "rules": {"target": 10}}
+    page.goto(server + "/import")
+    page.fill("textarea[name=text]", json.dumps({**document, "events": events}))
+    page.locator("form button.primary").click()
+    page.get_by_role("link", name="Resume").click()
+    page.wait_for_load_state()
+    banner = page.locator("#scoreboard .tiebreak")
+    assert banner.inner_text().endswith("Anna and Bo were level, so they play one more round; Cia sits out.")
+    screens(page, "tie-break")
