@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +23,12 @@ from sqlite_utils import Database
 from scorekeeper.web import figures, migrations
 
 BUSY_TIMEOUT_MS = 5000
+# How long start-up waits for a database another process holds locked (it retries meanwhile).
+START_PATIENCE = 60
+
+
+class CannotStart(RuntimeError):
+    """The database cannot be used at all: the app does not start; the message says why, in one line."""
 
 
 def connect(path: str) -> Database:
@@ -67,21 +74,46 @@ def end_request(_: BaseException | None = None) -> None:
 
 def init_app(app: Flask) -> None:
     """Migrate and check the database at start (TRUST.md R5); after each request, no open transaction."""
-    db = connect(app.config["DATABASE"])
-    try:
-        migrations.apply(db)
-        with immediate(db):
-            figures.fill_in(db)
-        verdict = db.execute("PRAGMA quick_check").fetchone()[0]
-    except sqlite3.DatabaseError as error:
-        verdict = str(error)
-    finally:
-        db.close()
+    verdict = _check_at_start(app.config["DATABASE"])
     app.config["READ_ONLY"] = verdict != "ok"
     if app.config["READ_ONLY"]:
         app.logger.error("the database failed its check (%s): refusing every write", verdict)
     app.before_request(_refuse_writes_if_unsound)
     app.teardown_appcontext(end_request)
+
+
+def _check_at_start(path: str) -> str:
+    """Migrate, fill in the figures and run ``PRAGMA quick_check``; return its verdict.
+
+    A database another process holds locked is waited for, never taken for a
+    failed check (TRUST.md R6): two servers, or gunicorn's workers without
+    preload, may start over a fresh database at once. Migrations run in the same
+    ``BEGIN IMMEDIATE`` as the figures, so the second process finds them applied.
+    """
+    deadline = time.monotonic() + START_PATIENCE
+    while True:
+        db = None
+        try:
+            db = connect(path)
+            with immediate(db):
+                migrations.apply(db)
+                figures.fill_in(db)
+            return str(db.execute("PRAGMA quick_check").fetchone()[0])
+        except sqlite3.DatabaseError as error:
+            if not is_locked(error):
+                return str(error)
+            if time.monotonic() > deadline:
+                held = f"another program has held the database locked for {START_PATIENCE} s"
+                raise CannotStart(held) from None
+        finally:
+            if db is not None:
+                db.close()
+        time.sleep(0.05)
+
+
+def is_locked(error: sqlite3.Error) -> bool:
+    """True if another connection held the lock (SQLITE_BUSY or SQLITE_LOCKED)."""
+    return (getattr(error, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _refuse_writes_if_unsound() -> None:
