@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
 from scorekeeper.web import assets, cache, capabilities, db, i18n
+from scorekeeper.web.faults import fault_of
 from scorekeeper.web.limits import limiter
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_
@@ -256,3 +258,13 @@ def _error_pages(app: Flask) -> None:
     def server_error(error: Exception) -> tuple[str, int]:
         app.logger.exception("unhandled error")
         return page(500)
+
+    @app.errorhandler(sqlite3.Error)
+    def storage_error(error: sqlite3.Error) -> tuple[str, int]:
+        """A full disk, a read-only or missing database: the read-only page and why (TRUST.md R6)."""
+        fault = fault_of(error, app.config["DATABASE"])
+        if fault is None:
+            return server_error(error)
+        app.logger.warning("scores cannot be saved: %s (%s)", fault.reason, error)
+        db.forget_connection(app.config["DATABASE"])
+        return page(503, fault.message)

@@ -8,9 +8,11 @@ queue on the busy timeout instead of failing (TRUST.md R3).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,9 +33,14 @@ class CannotStart(RuntimeError):
     """The database cannot be used at all: the app does not start; the message says why, in one line."""
 
 
-def connect(path: str) -> Database:
-    """Open the database with the pragmas every connection needs (TRUST.md R2)."""
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+def connect(path: str, must_exist: bool = False) -> Database:
+    """Open the database with the pragmas every connection needs (TRUST.md R2).
+
+    ``must_exist``: a database that is not there is an error (SQLITE_CANTOPEN), not
+    a new empty file: a folder unmounted or moved must not look like an empty app.
+    """
+    where = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode=rw" if must_exist else path
+    conn = sqlite3.connect(where, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, uri=must_exist)
     conn.execute("PRAGMA journal_mode=wal")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -48,12 +55,23 @@ _CONNECTIONS_PER_THREAD = 4
 
 
 def get_db() -> Database:
-    """This thread's connection to the app's database, opened on first use."""
+    """This thread's connection to the app's database, opened on first use.
+
+    SQLite opens a file it may not write read-only, and the connection stays so:
+    one opened that way is opened again once the file may be written (TRUST.md R6).
+    """
     path = current_app.config["DATABASE"]
     connections: OrderedDict[str, Database] = _local.__dict__.setdefault("connections", OrderedDict())
+    opened_read_only: set[str] = _local.__dict__.setdefault("opened_read_only", set())
     db = connections.get(path)
+    if db is not None and path in opened_read_only and os.access(path, os.W_OK):
+        forget_connection(path)
+        db = None
     if db is None:
-        db = connections[path] = connect(path)
+        opened_read_only.discard(path)
+        if not os.access(path, os.W_OK):
+            opened_read_only.add(path)
+        db = connections[path] = connect(path, must_exist=True)
         while len(connections) > _CONNECTIONS_PER_THREAD:
             connections.popitem(last=False)[1].close()
     return db
@@ -63,6 +81,18 @@ def open_connection(path: str) -> Database | None:
     """This thread's connection to ``path`` if one is open (for checks; opens nothing)."""
     connections: dict[str, Database] = _local.__dict__.get("connections", {})
     return connections.get(path)
+
+
+def forget_connection(path: str) -> None:
+    """Close this thread's connection to ``path``: after a storage fault the next request opens afresh.
+
+    A connection opened while the file was read-only stays read-only; a new one
+    sees the file as it is now (TRUST.md R6: writes come back by themselves).
+    """
+    connections: dict[str, Database] = _local.__dict__.get("connections", {})
+    db = connections.pop(path, None)
+    if db is not None:
+        db.close()  # rolls back whatever is open
 
 
 def end_request(_: BaseException | None = None) -> None:
@@ -127,10 +157,10 @@ def immediate(db: Database) -> Iterator[Database]:
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
+        db.execute("COMMIT")
     except BaseException:
-        db.rollback()
+        db.rollback()  # also when COMMIT itself failed (a full disk): nothing is left open
         raise
-    db.execute("COMMIT")
 
 
 def now() -> str:

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import multiprocessing
+import random
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
+from disktools import fill, read_only, small_disk
+from simulate import random_events
+from webtools import Keeper, form_for, soup
 
-from scorekeeper.web import create_app
+from scorekeeper.events import Dealer
+from scorekeeper.rules import Rules
+from scorekeeper.web import create_app, writes
+from scorekeeper.web import db as database
 
 SECRET = "storage-faults-secret-key-0123456789abcdef"
 RACES = 20
@@ -35,3 +45,181 @@ def test_two_processes_starting_over_a_fresh_database_at_once_both_may_write(tmp
         assert process.exitcode == 0
     assert [(path, read_only) for path, read_only in found if read_only] == []
     assert len({path for path, _ in found}) == RACES
+
+
+# Faults while the app runs: a tap gets the read-only page with the reason, nothing recorded is lost,
+# and the next tap after the cause is gone is recorded, without a restart.
+
+
+def make_app(path: Path):
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(path),
+            "SECRET_KEY": SECRET,
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+
+
+class Table:
+    """A scorekeeper scoring one match of random legal play, tap by tap, each tap with its own key."""
+
+    def __init__(self, app) -> None:
+        self.app, self.client = app, app.test_client()
+        self.keeper = Keeper(app, self.client).new("Anna", "Bo", "Cia")  # the first dealer is drawn
+        self.events, _ = random_events(
+            ("Anna", "Bo", "Cia"), Rules(), random.Random(6).choice, 200, undo=False
+        )
+        self.acknowledged = 0
+        # Another server thread's connection: with it open, closing the app's one checkpoints nothing.
+        self.other = sqlite3.connect(app.config["DATABASE"])
+        self.other.execute("SELECT COUNT(*) FROM events").fetchone()
+
+    def tap(self):
+        """Post the next event; on a 2xx it counts as acknowledged."""
+        event = self.events[self.acknowledged]
+        key = f"tap-{self.acknowledged}"
+        answer = self.keeper.post(version=self.acknowledged, key=key, **form_for(event))
+        if answer.status_code < 300:
+            self.acknowledged += 1
+        return answer
+
+    def stored(self) -> int:
+        """The events in the file, read by a connection of its own (not the app's)."""
+        conn = sqlite3.connect(self.app.config["DATABASE"])
+        try:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            return conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        database.forget_connection(self.app.config["DATABASE"])
+        self.other.close()
+
+
+def in_another_thread(call):
+    """Run ``call`` in a thread of its own, as a server thread that has not yet opened the database."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def assert_read_only_page(answer, *words: str, hidden: str) -> None:
+    """The 503 read-only page with the reason, and TRUST.md I2: short HTML, no traceback, SQL or path."""
+    assert answer.status_code == 503
+    assert answer.content_type == "text/html; charset=utf-8"
+    text = soup(answer).select_one("main [role=alert]").get_text(" ", strip=True)
+    assert text.startswith("Scores cannot be saved: ")
+    for word in words:
+        assert word in text
+    body = answer.get_data(as_text=True)
+    assert len(body) < 8000
+    for leak in ("Traceback", "sqlite", "SELECT", "INSERT", "COMMIT", hidden, "errno"):
+        assert leak not in body
+
+
+def test_a_full_disk_refuses_the_tap_with_the_reason_keeps_every_event_and_recovers_when_space_returns(
+    tmp_path,
+):
+    with small_disk(tmp_path / "disk") as disk:
+        table = Table(make_app(disk / "scores.sqlite"))
+        try:
+            for _ in range(20):
+                assert table.tap().status_code == 200
+            before = table.acknowledged
+            filler = fill(disk)
+            refused = [table.tap() for _ in range(3)]
+            for answer in refused:
+                assert_read_only_page(answer, "the disk is full: free space on the server", hidden=str(disk))
+            assert table.acknowledged == before
+            assert table.stored() == before  # every acknowledged event, and no other
+            assert table.client.get(f"/m/{table.keeper.match_id}").status_code == 200  # reads still work
+            filler.unlink()
+            for _ in range(5):  # the same app, no restart: the refused tap and the next ones
+                assert table.tap().status_code == 200
+            assert table.stored() == table.acknowledged == before + 5
+        finally:
+            table.close()
+
+
+def test_a_read_only_database_file_refuses_writes_with_the_reason_and_still_shows_the_match(tmp_path):
+    table = Table(make_app(tmp_path / "scores.sqlite"))
+    for _ in range(5):
+        assert table.tap().status_code == 200
+    page = f"/m/{table.keeper.match_id}"
+    try:
+        with read_only(tmp_path / "scores.sqlite"):
+            # A server thread that opens the file now (as a new one would) finds it read-only.
+            answer = in_another_thread(table.tap)
+            assert_read_only_page(
+                answer, "the database file or its folder is read-only", hidden=str(tmp_path)
+            )
+            shown = in_another_thread(lambda: table.client.get(page))
+            assert shown.status_code == 200 and "Anna" in shown.text
+            assert table.stored() == table.acknowledged == 5
+        # Writable again: a thread whose connection was opened read-only writes again at once.
+        with ThreadPoolExecutor(1) as thread:
+            with read_only(tmp_path / "scores.sqlite"):
+                assert thread.submit(table.client.get, page).result().status_code == 200
+            assert thread.submit(table.tap).result().status_code == 200
+            thread.submit(database.forget_connection, table.app.config["DATABASE"]).result()
+        assert table.stored() == table.acknowledged == 6
+    finally:
+        table.close()
+
+
+def test_a_read_only_folder_refuses_writes_with_the_reason(tmp_path):
+    folder = tmp_path / "scores"
+    folder.mkdir()
+    table = Table(make_app(folder / "scores.sqlite"))
+    assert table.tap().status_code == 200
+    try:
+        with read_only(folder):
+            answer = in_another_thread(table.tap)
+            assert_read_only_page(
+                answer, "the database file or its folder is read-only", hidden=str(tmp_path)
+            )
+        assert in_another_thread(table.tap).status_code == 200
+        assert table.stored() == table.acknowledged == 2
+    finally:
+        table.close()
+
+
+def test_a_database_that_cannot_be_opened_refuses_the_tap_with_the_reason_and_recovers(tmp_path):
+    """The folder is gone (a disk unplugged, a folder moved): the app says so, and never makes an empty one."""
+    folder = tmp_path / "scores"
+    folder.mkdir()
+    table = Table(make_app(folder / "scores.sqlite"))
+    assert table.tap().status_code == 200
+    table.close()  # the next request opens the file again, as a new server thread does
+    try:
+        folder.rename(tmp_path / "elsewhere")
+        answer = table.tap()
+        assert_read_only_page(answer, "the database cannot be opened", hidden=str(tmp_path))
+        assert not folder.exists()
+        (tmp_path / "elsewhere").rename(folder)
+        assert table.tap().status_code == 200
+        assert table.stored() == table.acknowledged == 2
+    finally:
+        table.close()
+
+
+def test_an_old_cookies_roles_wait_while_the_file_is_read_only_and_the_page_is_still_shown(tmp_path):
+    app = make_app(tmp_path / "scores.sqlite")
+    client = app.test_client()
+    with app.test_request_context():
+        match_id, secret = writes.create_match(("Anna", "Bo"), Rules(), (Dealer("Anna"),))
+    with client.session_transaction() as session:  # as the old code left it: match id -> secret
+        session["keeper"] = {match_id: secret}
+    try:
+        with read_only(tmp_path / "scores.sqlite"):
+            assert in_another_thread(lambda: client.get(f"/m/{match_id}")).status_code == 200
+            with client.session_transaction() as session:
+                assert session["keeper"] == {match_id: secret}  # kept for when roles can be written
+        assert in_another_thread(lambda: client.get(f"/m/{match_id}")).status_code == 200
+        with client.session_transaction() as session:
+            assert "keeper" not in session
+    finally:
+        database.forget_connection(app.config["DATABASE"])
