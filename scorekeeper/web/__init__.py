@@ -71,8 +71,13 @@ def _secret_key(instance: Path) -> str:
         return from_env
     path = instance / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        try:
+            path.write_text(secrets.token_hex(32))
+            path.chmod(0o600)
+        except OSError as error:  # a read-only instance folder (TRUST.md R6): one line, no traceback
+            raise ConfigError(
+                f"cannot keep a new secret key in {path} ({error.strerror}): set SCOREKEEPER_SECRET_KEY"
+            ) from None
     return path.read_text().strip()
 
 
@@ -144,7 +149,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
     )
-    os.makedirs(app.instance_path, exist_ok=True)
+    try:
+        os.makedirs(app.instance_path, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"cannot make the instance folder {app.instance_path} ({error.strerror})") from None
     app.config.from_mapping(
         DATABASE=database
         or os.environ.get("SCOREKEEPER_DATABASE")

@@ -23,6 +23,7 @@ from flask import Flask, abort, current_app, request
 from sqlite_utils import Database
 
 from scorekeeper.web import figures, migrations
+from scorekeeper.web.faults import fault_of
 
 BUSY_TIMEOUT_MS = 5000
 # How long start-up waits for a database another process holds locked (it retries meanwhile).
@@ -119,6 +120,9 @@ def _check_at_start(path: str) -> str:
     failed check (TRUST.md R6): two servers, or gunicorn's workers without
     preload, may start over a fresh database at once. Migrations run in the same
     ``BEGIN IMMEDIATE`` as the figures, so the second process finds them applied.
+    A database that cannot be opened or written stops the start with one line
+    (``CannotStart``), as does a full disk when the start itself must write (a
+    migration); a server that cannot record should not look as if it could.
     """
     deadline = time.monotonic() + START_PATIENCE
     while True:
@@ -130,6 +134,9 @@ def _check_at_start(path: str) -> str:
                 figures.fill_in(db)
             return str(db.execute("PRAGMA quick_check").fetchone()[0])
         except sqlite3.DatabaseError as error:
+            fault = fault_of(error, path)
+            if fault is not None:
+                raise CannotStart(f"cannot start: {fault.reason} ({path})") from None
             if not is_locked(error):
                 return str(error)
             if time.monotonic() > deadline:

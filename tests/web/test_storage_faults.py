@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from disktools import fill, read_only, small_disk
+from servertools import free_port
 from simulate import random_events
 from webtools import Keeper, form_for, soup
 
 from scorekeeper.events import Dealer
 from scorekeeper.rules import Rules
-from scorekeeper.web import create_app, writes
+from scorekeeper.web import ConfigError, _secret_key, create_app, writes
 from scorekeeper.web import db as database
 
 SECRET = "storage-faults-secret-key-0123456789abcdef"
@@ -223,3 +228,64 @@ def test_an_old_cookies_roles_wait_while_the_file_is_read_only_and_the_page_is_s
             assert "keeper" not in session
     finally:
         database.forget_connection(app.config["DATABASE"])
+
+
+# Start-up: a database that cannot be written or opened stops the start with one line, no traceback.
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def serve(db: Path) -> subprocess.CompletedProcess[str]:
+    """``scorekeeper serve`` over ``db``, as a person starts it; it must stop by itself."""
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper.web.cli", "serve", "--db", str(db), "--port", str(free_port())],
+        env={**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def assert_one_line(started: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert started.returncode == 2, started.stderr
+    assert started.stdout == ""  # it never said it was listening
+    lines = started.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("scorekeeper: cannot start: "), started.stderr
+    assert "Traceback" not in started.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["fresh", "existing"])
+def test_starting_on_a_read_only_folder_prints_one_line_and_exits_non_zero(tmp_path, existing):
+    folder = tmp_path / "scores"
+    folder.mkdir()
+    if existing:
+        Table(make_app(folder / "scores.sqlite")).close()
+    with read_only(folder):
+        started = serve(folder / "scores.sqlite")
+    assert_one_line(started, "the database file or its folder is read-only", str(folder / "scores.sqlite"))
+    assert sorted(p.name for p in folder.iterdir()) == (["scores.sqlite"] if existing else [])
+
+
+def test_starting_where_the_database_cannot_be_opened_prints_one_line_and_exits_non_zero(tmp_path):
+    started = serve(tmp_path / "unplugged" / "scores.sqlite")
+    assert_one_line(started, "the database cannot be opened")
+
+
+def test_a_read_only_instance_folder_without_a_secret_key_is_one_line(tmp_path):
+    with read_only(tmp_path):
+        with pytest.raises(
+            ConfigError, match="cannot keep a new secret key in .*: set SCOREKEEPER_SECRET_KEY"
+        ):
+            _secret_key(tmp_path)
+
+
+def test_an_instance_folder_that_cannot_be_made_is_one_line(tmp_path, monkeypatch):
+    def refused(path, exist_ok=False):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), path)
+
+    monkeypatch.setattr(os, "makedirs", refused)
+    with pytest.raises(ConfigError, match="cannot make the instance folder .* \\(Read-only file system\\)"):
+        make_app(tmp_path / "scores.sqlite")
