@@ -6,6 +6,7 @@ import errno
 import multiprocessing
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -20,8 +21,9 @@ from webtools import Keeper, form_for, soup
 
 from scorekeeper.events import Dealer
 from scorekeeper.rules import Rules
-from scorekeeper.web import ConfigError, _secret_key, create_app, writes
+from scorekeeper.web import ConfigError, _secret_key, create_app, faults, writes
 from scorekeeper.web import db as database
+from scorekeeper.web.faults import Fault, fault_of
 
 SECRET = "storage-faults-secret-key-0123456789abcdef"
 RACES = 20
@@ -289,3 +291,66 @@ def test_an_instance_folder_that_cannot_be_made_is_one_line(tmp_path, monkeypatc
     monkeypatch.setattr(os, "makedirs", refused)
     with pytest.raises(ConfigError, match="cannot make the instance folder .* \\(Read-only file system\\)"):
         make_app(tmp_path / "scores.sqlite")
+
+
+def sqlite_error(code: int, kind=sqlite3.OperationalError) -> sqlite3.Error:
+    error = kind("as SQLite says it")
+    error.sqlite_errorcode = code
+    return error
+
+
+@pytest.mark.parametrize(
+    ("code", "where", "fault"),
+    [
+        (sqlite3.SQLITE_FULL, "here", Fault.FULL),
+        (sqlite3.SQLITE_IOERR_WRITE, "here", Fault.DISK_ERROR),
+        (sqlite3.SQLITE_IOERR_WRITE, "full", Fault.FULL),  # a failed write on a full disk
+        (sqlite3.SQLITE_READONLY, "here", Fault.READ_ONLY),
+        (sqlite3.SQLITE_PERM, "here", Fault.READ_ONLY),
+        (sqlite3.SQLITE_READONLY_DBMOVED, "here", Fault.CANNOT_OPEN),  # moved or deleted under the app
+        (sqlite3.SQLITE_CANTOPEN, "here", Fault.CANNOT_OPEN),
+        (sqlite3.SQLITE_CANTOPEN, "gone", Fault.CANNOT_OPEN),
+        (sqlite3.SQLITE_BUSY, "here", None),  # waited for; never a storage fault
+        (sqlite3.SQLITE_CONSTRAINT, "here", None),  # a bug: 500
+    ],
+    ids=[
+        "full",
+        "io-error",
+        "io-error-full",
+        "readonly",
+        "perm",
+        "moved",
+        "cantopen",
+        "no-folder",
+        "busy",
+        "bug",
+    ],
+)
+def test_each_sqlite_failure_names_the_fault_a_person_can_act_on(tmp_path, monkeypatch, code, where, fault):
+    folder = tmp_path / "gone" if where == "gone" else tmp_path
+    if where == "full":
+        nearly_full = shutil.disk_usage(tmp_path)._replace(free=4096)
+        monkeypatch.setattr(faults.shutil, "disk_usage", lambda _: nearly_full)
+    assert fault_of(sqlite_error(code), str(folder / "scores.sqlite")) is fault
+
+
+def test_a_corrupt_database_or_another_error_is_no_storage_fault(tmp_path):
+    path = str(tmp_path / "scores.sqlite")
+    assert fault_of(sqlite_error(sqlite3.SQLITE_CORRUPT, sqlite3.DatabaseError), path) is None
+    assert fault_of(OSError("not from SQLite"), path) is None
+
+
+@pytest.mark.slow  # one busy timeout: 5 s
+def test_a_database_held_locked_past_the_patience_of_start_up_stops_it_with_one_line(tmp_path, monkeypatch):
+    path = tmp_path / "scores.sqlite"
+    make_app(path)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    monkeypatch.setattr(database, "START_PATIENCE", 0)
+    try:
+        with pytest.raises(database.CannotStart, match="another program has held the database locked"):
+            make_app(path)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert make_app(path).config["READ_ONLY"] is False
