@@ -65,20 +65,37 @@ PROFILES = {
 
 
 def _secret_key(instance: Path) -> str:
-    """The secret key: from SCOREKEEPER_SECRET_KEY, else generated into the instance folder once."""
+    """The secret key: from SCOREKEEPER_SECRET_KEY, else generated into the instance folder once.
+
+    Processes starting at once over a new instance folder (gunicorn's workers
+    without preload) must all read the same whole key: each writes its key to a
+    file of its own and links it into place; the first link wins (TRUST.md R6).
+    """
     from_env = os.environ.get("SCOREKEEPER_SECRET_KEY")
     if from_env:
         return from_env
     path = instance / "secret_key"
     if not path.exists():
         try:
-            path.write_text(secrets.token_hex(32))
-            path.chmod(0o600)
-        except OSError as error:  # a read-only instance folder (TRUST.md R6): one line, no traceback
+            _link_new_key(path)
+        except OSError as error:  # a read-only instance folder: one line, no traceback
             raise ConfigError(
                 f"cannot keep a new secret key in {path} ({error.strerror}): set SCOREKEEPER_SECRET_KEY"
             ) from None
     return path.read_text().strip()
+
+
+def _link_new_key(path: Path) -> None:
+    """Write a new key whole to a file of its own, then link it to ``path`` unless another process did."""
+    draft = path.with_name(f"{path.name}.{secrets.token_hex(8)}.new")
+    with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+        file.write(secrets.token_hex(32))
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass  # another process linked its key first: that one is the key
+    finally:
+        draft.unlink()
 
 
 class ConfigError(RuntimeError):

@@ -54,6 +54,39 @@ def test_two_processes_starting_over_a_fresh_database_at_once_both_may_write(tmp
     assert len({path for path, _ in found}) == RACES
 
 
+def _make_keys_at_once(folders: list[str], ready, answers) -> None:
+    """Start over each fresh instance folder (no SCOREKEEPER_SECRET_KEY) at the same moment as the other."""
+    os.environ.pop("SCOREKEEPER_SECRET_KEY", None)
+    for folder in folders:
+        ready.wait()
+        answers.put((folder, _secret_key(Path(folder))))
+
+
+@pytest.mark.slow  # two interpreters start: about 5 s
+def test_two_processes_starting_over_a_fresh_instance_folder_at_once_keep_the_same_whole_key(tmp_path):
+    """Before, one of them could read the other's key file half written (empty): refused, or another key."""
+    folders = [tmp_path / f"instance-{i}" for i in range(200)]
+    for folder in folders:
+        folder.mkdir()
+    context = multiprocessing.get_context("spawn")
+    ready, answers = context.Barrier(2), context.Queue()
+    args = ([str(f) for f in folders], ready, answers)
+    processes = [context.Process(target=_make_keys_at_once, args=args) for _ in range(2)]
+    for process in processes:
+        process.start()
+    keys: dict[str, list[str]] = {}
+    for _ in range(2 * len(folders)):
+        folder, key = answers.get(timeout=120)
+        keys.setdefault(folder, []).append(key)
+    for process in processes:
+        process.join(timeout=30)
+        assert process.exitcode == 0
+    for folder in folders:
+        first, second = keys[str(folder)]
+        assert first == second == (folder / "secret_key").read_text() and len(first) == 64
+        assert [p.name for p in folder.iterdir()] == ["secret_key"]  # no draft left behind
+
+
 # Faults while the app runs: a tap gets the read-only page with the reason, nothing recorded is lost,
 # and the next tap after the cause is gone is recorded, without a restart.
 
