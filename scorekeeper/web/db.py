@@ -129,7 +129,7 @@ def _check_at_start(path: str) -> str:
         db = None
         try:
             db = connect(path)
-            with immediate(db):
+            with immediate(db):  # so every migration must be transactional (no VACUUM)
                 migrations.apply(db)
                 figures.fill_in(db)
             return str(db.execute("PRAGMA quick_check").fetchone()[0])

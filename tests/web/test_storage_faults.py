@@ -21,7 +21,7 @@ from webtools import Keeper, form_for, soup
 
 from scorekeeper.events import Dealer
 from scorekeeper.rules import Rules
-from scorekeeper.web import ConfigError, _secret_key, create_app, faults, writes
+from scorekeeper.web import ConfigError, _secret_key, create_app, faults, migrations, writes
 from scorekeeper.web import db as database
 from scorekeeper.web.faults import Fault, fault_of
 
@@ -52,6 +52,11 @@ def test_two_processes_starting_over_a_fresh_database_at_once_both_may_write(tmp
         assert process.exitcode == 0
     assert [(path, read_only) for path, read_only in found if read_only] == []
     assert len({path for path, _ in found}) == RACES
+
+
+def test_every_migration_can_run_inside_the_start_up_transaction():
+    """Start-up migrates inside one BEGIN IMMEDIATE (the lock is what makes two starts safe)."""
+    assert all(m.transactional for m in migrations.migrations._migrations)
 
 
 def _make_keys_at_once(folders: list[str], ready, answers) -> None:
