@@ -3,14 +3,23 @@
 (function () {
   "use strict";
 
-  // A tap that got no answer must not look saved: show "not saved – tap again" until the next answer.
+  // A tap that got no answer must not look saved: show "not saved – tap again" until a tap is saved.
+  // A tap refused with an error page (503 while nothing can be saved, with the reason; a form that
+  // expired) shows that page's own words there instead: htmx swaps no error page in.
   function banner() { return document.getElementById("offline"); }
-  function show() { var el = banner(); if (el) { el.hidden = false; } }
+  var noAnswer = banner() ? banner().textContent : "";
+  function show(text) { var el = banner(); if (el) { el.textContent = text || noAnswer; el.hidden = false; } }
   function hide() { var el = banner(); if (el) { el.hidden = true; } }
-  document.addEventListener("htmx:sendError", show);
-  document.addEventListener("htmx:timeout", show);
+  document.addEventListener("htmx:sendError", function () { show(); });
+  document.addEventListener("htmx:timeout", function () { show(); });
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    var page = xhr && new DOMParser().parseFromString(xhr.responseText, "text/html");
+    var said = page && page.querySelector("main [role=alert]");
+    show(said && said.textContent.trim());
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status) { hide(); }
+    if (event.detail.successful) { hide(); }
   });
 
   // After a swap: say what changed (score changes and refusals), and after a tap put the

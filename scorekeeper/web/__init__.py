@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
 from scorekeeper.web import assets, cache, capabilities, db, i18n
+from scorekeeper.web.faults import fault_of
 from scorekeeper.web.limits import IMPORT_RATE, limiter
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_
@@ -63,15 +65,37 @@ PROFILES = {
 
 
 def _secret_key(instance: Path) -> str:
-    """The secret key: from SCOREKEEPER_SECRET_KEY, else generated into the instance folder once."""
+    """The secret key: from SCOREKEEPER_SECRET_KEY, else generated into the instance folder once.
+
+    Processes starting at once over a new instance folder (gunicorn's workers
+    without preload) must all read the same whole key: each writes its key to a
+    file of its own and links it into place; the first link wins (TRUST.md R6).
+    """
     from_env = os.environ.get("SCOREKEEPER_SECRET_KEY")
     if from_env:
         return from_env
     path = instance / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        try:
+            _link_new_key(path)
+        except OSError as error:  # a read-only instance folder: one line, no traceback
+            raise ConfigError(
+                f"cannot keep a new secret key in {path} ({error.strerror}): set SCOREKEEPER_SECRET_KEY"
+            ) from None
     return path.read_text().strip()
+
+
+def _link_new_key(path: Path) -> None:
+    """Write a new key whole to a file of its own, then link it to ``path`` unless another process did."""
+    draft = path.with_name(f"{path.name}.{secrets.token_hex(8)}.new")
+    with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+        file.write(secrets.token_hex(32))
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass  # another process linked its key first: that one is the key
+    finally:
+        draft.unlink()
 
 
 class ConfigError(RuntimeError):
@@ -142,7 +166,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
     )
-    os.makedirs(app.instance_path, exist_ok=True)
+    try:
+        os.makedirs(app.instance_path, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"cannot make the instance folder {app.instance_path} ({error.strerror})") from None
     app.config.from_mapping(
         DATABASE=database
         or os.environ.get("SCOREKEEPER_DATABASE")
@@ -259,3 +286,13 @@ def _error_pages(app: Flask) -> None:
     def server_error(error: Exception) -> tuple[str, int]:
         app.logger.exception("unhandled error")
         return error_page(500)
+
+    @app.errorhandler(sqlite3.Error)
+    def storage_error(error: sqlite3.Error) -> tuple[str, int]:
+        """A full disk, a read-only or missing database: the read-only page and why (TRUST.md R6)."""
+        fault = fault_of(error, app.config["DATABASE"])
+        if fault is None:
+            return server_error(error)
+        app.logger.warning("scores cannot be saved: %s (%s)", fault.reason, error)
+        db.forget_connection(app.config["DATABASE"])
+        return error_page(503, fault.message)

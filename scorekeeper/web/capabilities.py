@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 from flask import Flask, abort, current_app, session
 
 from scorekeeper.web.db import connect, get_db, immediate, now
+from scorekeeper.web.faults import fault_of
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -184,7 +185,12 @@ def _move_old_roles() -> None:
     if isinstance(held, dict):
         fitting = [match_id for match_id, token in held.items() if _fits_its_match(match_id, token)]
         if fitting:
-            _store_roles(_own_device(), fitting)
+            try:
+                _store_roles(_own_device(), fitting)
+            except sqlite3.Error as error:
+                if fault_of(error, current_app.config["DATABASE"]) is None:
+                    raise
+                return  # a full or read-only disk: the old entry waits, and the page is still shown
     session.pop(OLD_ROLES)
 
 

@@ -20,6 +20,7 @@ from scorekeeper.matchfile import FormatError, dumps
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
 from scorekeeper.web import ConfigError, create_app, eventlog
+from scorekeeper.web.db import CannotStart
 from scorekeeper.web.imports import import_match
 
 
@@ -115,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return _run(args)
-    except ConfigError as error:
+    except (ConfigError, CannotStart) as error:
         print(f"scorekeeper: {error}", file=sys.stderr)
         return 2
 

@@ -8,8 +8,11 @@ queue on the busy timeout instead of failing (TRUST.md R3).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
+import time
+import urllib.parse
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,13 +23,25 @@ from flask import Flask, abort, current_app, request
 from sqlite_utils import Database
 
 from scorekeeper.web import figures, migrations
+from scorekeeper.web.faults import fault_of
 
 BUSY_TIMEOUT_MS = 5000
+# How long start-up waits for a database another process holds locked (it retries meanwhile).
+START_PATIENCE = 60
 
 
-def connect(path: str) -> Database:
-    """Open the database with the pragmas every connection needs (TRUST.md R2)."""
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+class CannotStart(RuntimeError):
+    """The database cannot be used at all: the app does not start; the message says why, in one line."""
+
+
+def connect(path: str, must_exist: bool = False) -> Database:
+    """Open the database with the pragmas every connection needs (TRUST.md R2).
+
+    ``must_exist``: a database that is not there is an error (SQLITE_CANTOPEN), not
+    a new empty file: a folder unmounted or moved must not look like an empty app.
+    """
+    where = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode=rw" if must_exist else path
+    conn = sqlite3.connect(where, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, uri=must_exist)
     conn.execute("PRAGMA journal_mode=wal")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -41,12 +56,23 @@ _CONNECTIONS_PER_THREAD = 4
 
 
 def get_db() -> Database:
-    """This thread's connection to the app's database, opened on first use."""
+    """This thread's connection to the app's database, opened on first use.
+
+    SQLite opens a file it may not write read-only, and the connection stays so:
+    one opened that way is opened again once the file may be written (TRUST.md R6).
+    """
     path = current_app.config["DATABASE"]
     connections: OrderedDict[str, Database] = _local.__dict__.setdefault("connections", OrderedDict())
+    opened_read_only: set[str] = _local.__dict__.setdefault("opened_read_only", set())
     db = connections.get(path)
+    if db is not None and path in opened_read_only and os.access(path, os.W_OK):
+        forget_connection(path)
+        db = None
     if db is None:
-        db = connections[path] = connect(path)
+        opened_read_only.discard(path)
+        if not os.access(path, os.W_OK):
+            opened_read_only.add(path)
+        db = connections[path] = connect(path, must_exist=True)
         while len(connections) > _CONNECTIONS_PER_THREAD:
             connections.popitem(last=False)[1].close()
     return db
@@ -58,6 +84,18 @@ def open_connection(path: str) -> Database | None:
     return connections.get(path)
 
 
+def forget_connection(path: str) -> None:
+    """Close this thread's connection to ``path``: after a storage fault the next request opens afresh.
+
+    A connection opened while the file was read-only stays read-only; a new one
+    sees the file as it is now (TRUST.md R6: writes come back by themselves).
+    """
+    connections: dict[str, Database] = _local.__dict__.get("connections", {})
+    db = connections.pop(path, None)
+    if db is not None:
+        db.close()  # rolls back whatever is open
+
+
 def end_request(_: BaseException | None = None) -> None:
     """No request leaves a transaction open (TRUST.md R4): roll back whatever an error left."""
     db = open_connection(current_app.config["DATABASE"])
@@ -67,21 +105,52 @@ def end_request(_: BaseException | None = None) -> None:
 
 def init_app(app: Flask) -> None:
     """Migrate and check the database at start (TRUST.md R5); after each request, no open transaction."""
-    db = connect(app.config["DATABASE"])
-    try:
-        migrations.apply(db)
-        with immediate(db):
-            figures.fill_in(db)
-        verdict = db.execute("PRAGMA quick_check").fetchone()[0]
-    except sqlite3.DatabaseError as error:
-        verdict = str(error)
-    finally:
-        db.close()
+    verdict = _check_at_start(app.config["DATABASE"])
     app.config["READ_ONLY"] = verdict != "ok"
     if app.config["READ_ONLY"]:
         app.logger.error("the database failed its check (%s): refusing every write", verdict)
     app.before_request(_refuse_writes_if_unsound)
     app.teardown_appcontext(end_request)
+
+
+def _check_at_start(path: str) -> str:
+    """Migrate, fill in the figures and run ``PRAGMA quick_check``; return its verdict.
+
+    A database another process holds locked is waited for, never taken for a
+    failed check (TRUST.md R6): two servers, or gunicorn's workers without
+    preload, may start over a fresh database at once. Migrations run in the same
+    ``BEGIN IMMEDIATE`` as the figures, so the second process finds them applied.
+    A database that cannot be opened or written stops the start with one line
+    (``CannotStart``), as does a full disk when the start itself must write (a
+    migration); a server that cannot record should not look as if it could.
+    """
+    deadline = time.monotonic() + START_PATIENCE
+    while True:
+        db = None
+        try:
+            db = connect(path)
+            with immediate(db):  # so every migration must be transactional (no VACUUM)
+                migrations.apply(db)
+                figures.fill_in(db)
+            return str(db.execute("PRAGMA quick_check").fetchone()[0])
+        except sqlite3.DatabaseError as error:
+            fault = fault_of(error, path)
+            if fault is not None:
+                raise CannotStart(f"cannot start: {fault.reason} ({path})") from None
+            if not is_locked(error):
+                return str(error)
+            if time.monotonic() > deadline:
+                held = f"another program has held the database locked for {START_PATIENCE} s"
+                raise CannotStart(held) from None
+        finally:
+            if db is not None:
+                db.close()
+        time.sleep(0.05)
+
+
+def is_locked(error: sqlite3.Error) -> bool:
+    """True if another connection held the lock (SQLITE_BUSY or SQLITE_LOCKED)."""
+    return (getattr(error, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _refuse_writes_if_unsound() -> None:
@@ -95,10 +164,10 @@ def immediate(db: Database) -> Iterator[Database]:
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
+        db.execute("COMMIT")
     except BaseException:
-        db.rollback()
+        db.rollback()  # also when COMMIT itself failed (a full disk): nothing is left open
         raise
-    db.execute("COMMIT")
 
 
 def now() -> str:
