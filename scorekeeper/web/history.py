@@ -136,6 +136,8 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
         abort(404)
     try:
         people.rename_person(person_id, request.form.get("name", ""))
+    except people.NotFound:
+        abort(404)  # merged into someone else meanwhile
     except (FormatError, people.NameTaken) as error:
         page = render_template(
             "history/player.html", person=person, others=stats.names(), refusal=error_text(error)
@@ -147,9 +149,12 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
 @bp.post("/players/<int(max=999999999):person_id>/merge")
 def merge(person_id: int) -> BaseResponse:
     other = whole_number(request.form.get("other", ""))
-    if stats.person(person_id) is None or other is None or stats.person(other) is None:
+    if stats.person(person_id) is None or other is None:
         abort(404)
-    people.merge_people(person_id, other)
+    try:
+        people.merge_people(person_id, other)  # a second tap finds it done, and answers the same
+    except people.NotFound:
+        abort(404)
     return redirect(url_for("history.player", person_id=person_id), 303)
 
 
