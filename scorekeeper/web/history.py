@@ -118,7 +118,8 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
 
 @bp.get("/players")
 def players() -> str:
-    return render_template("history/players.html", people=stats.people())
+    """Everybody, and the people log: every rename and merge, each undoable (TRUST.md P1)."""
+    return render_template("history/players.html", people=stats.people(), log=people.log())
 
 
 @bp.get("/players/<int(max=999999999):person_id>")
@@ -156,6 +157,21 @@ def merge(person_id: int) -> BaseResponse:
     except people.NotFound:
         abort(404)
     return redirect(url_for("history.player", person_id=person_id), 303)
+
+
+@bp.post("/players/log/<int(max=999999999):entry_id>/undo")
+def undo_change(entry_id: int) -> BaseResponse | tuple[str, int]:
+    """Take back one rename or merge of the people log, in one tap (TRUST.md P1)."""
+    try:
+        people.undo_change(entry_id, request.form.get("key") or None)
+    except people.NotFound:
+        abort(404)
+    except people.Refused as error:
+        page = render_template(
+            "history/players.html", people=stats.people(), log=people.log(), refusal=error_text(error)
+        )
+        return page, error.status
+    return redirect(url_for("history.players"), 303)
 
 
 @bp.get("/hands")
