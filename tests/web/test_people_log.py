@@ -4,13 +4,18 @@ and undo restores every statistic."""
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections import Counter
+from contextlib import closing
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from trusttools import fingerprint
 from webtools import MATCHES, soup
 
+from scorekeeper.web import create_app, stats
 from scorekeeper.web import db as database
-from scorekeeper.web import stats
 
 # Seven people with played matches: the recorded files under other names.
 PLAYED = [
@@ -248,3 +253,102 @@ def test_the_log_says_who_and_when_in_the_readers_language(played, app):
     ]
     assert [t.text for t in shown] == swedish
     assert [li.select_one("button").text for li in entries if li.select_one("button")] == ["Ångra"]
+
+
+# The property: any renames and merges (and undos on the way), undone newest first, leave every
+# person's statistics as they were.
+
+CI = settings(derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+NAMES = st.one_of(
+    st.sampled_from(["Anna", "Bo", "Bosse", "Cia", "Eva", "Bo B", "Daniel", "anna", " Filip ", ""]),
+    st.text("abcÅö ", min_size=1, max_size=4),  # mostly new names, now and then a blank one
+)
+PEOPLE = st.integers(1, 8)  # the seven who played, and one id that is nobody
+STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("rename"), PEOPLE, NAMES),
+        st.tuples(st.just("merge"), PEOPLE, PEOPLE),
+        st.tuples(st.just("undo"), st.integers(0, 50), st.booleans()),
+    ),
+    min_size=3,
+    max_size=24,
+)
+
+
+def seats_counted(app) -> tuple[int, int, int]:
+    """Seats in every match, matches played summed over everybody, and seats whose name is nobody's
+    (or a merged person's): always (n, n, 0), or a statistic was lost or counted twice."""
+    with app.app_context():
+        db = database.get_db()
+        (seats,) = db.execute("SELECT COUNT(*) FROM match_players").fetchone()
+        (lost,) = db.execute(
+            "SELECT COUNT(*) FROM match_players mp LEFT JOIN aliases a ON a.name = mp.name"
+            " LEFT JOIN people p ON p.id = a.person_id WHERE p.id IS NULL OR p.merged_into IS NOT NULL"
+        ).fetchone()
+        return seats, sum(p["played"] for p in stats.people()), lost
+
+
+def new_app(path):
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(path),
+            "SECRET_KEY": "people-log-property-secret-key-0123456789",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "examples",
+    [pytest.param(40, id="40 sequences"), pytest.param(400, id="400 sequences", marks=pytest.mark.slow)],
+)
+def test_any_changes_undone_newest_first_restore_every_statistic(tmp_path_factory, examples):
+    folder = tmp_path_factory.mktemp("people-log")
+    template = new_app(folder / "template.sqlite")
+    play_matches(template.test_client())
+    start, seats = everybody(template), seats_counted(template)
+    assert seats == (seats[0], seats[0], 0) and len(start[0]) == 7
+    seen = Counter()
+
+    @settings(CI, max_examples=examples)
+    @given(STEPS)
+    def changes_then_undo_all(steps):
+        path = folder / f"run-{seen['sequences']}.sqlite"
+        with closing(sqlite3.connect(template.config["DATABASE"])) as source:
+            with closing(sqlite3.connect(path)) as copy:
+                source.backup(copy)
+        app = new_app(path)
+        client = app.test_client()
+        seen["sequences"] += 1
+        for kind, a, b in steps:
+            before = fingerprint(app)
+            if kind == "rename":
+                response = client.post(f"/players/{a}/rename", data={"name": b})
+            elif kind == "merge":
+                response = client.post(f"/players/{a}/merge", data={"other": str(b)})
+            else:
+                entries = log_rows(app)
+                if not entries:
+                    continue
+                response = undo(client, entries[a % len(entries)]["id"], key=f"k{a}" if b else None)
+            seen[(kind, response.status_code)] += 1
+            assert response.status_code in (303, 404, 409, 422), (kind, response.status_code)
+            if response.status_code != 303:
+                assert fingerprint(app) == before
+            assert seats_counted(app) == seats  # on the way too
+        rows = log_rows(app)
+        undone = {row["undoes"] for row in rows}
+        seen["changes logged"] += sum(row["kind"] != "undo" for row in rows)
+        for row in reversed(rows):
+            if row["kind"] != "undo" and row["id"] not in undone:
+                assert undo(client, row["id"]).status_code == 303, row
+                seen["undone at the end"] += 1
+        assert everybody(app) == start
+        database.open_connection(str(path)).close()  # this thread's, kept by get_db
+        path.unlink()
+
+    changes_then_undo_all()
+    counts = ", ".join(f"{k if isinstance(k, str) else ' '.join(map(str, k))}: {n}" for k, n in seen.items())
+    print(f"\nP1: {seen['sequences']} random sequences, undone newest first ({counts})")
