@@ -163,7 +163,8 @@ def too_much(error: HTTPException) -> tuple[str, int]:
 
 @bp.get("/players")
 def players() -> str:
-    return render_template("history/players.html", people=stats.people())
+    """Everybody, and the people log: every rename and merge, each undoable (TRUST.md P1)."""
+    return render_template("history/players.html", people=stats.people(), log=people.log())
 
 
 @bp.get("/players/<int(max=999999999):person_id>")
@@ -181,6 +182,8 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
         abort(404)
     try:
         people.rename_person(person_id, request.form.get("name", ""))
+    except people.NotFound:
+        abort(404)  # merged into someone else meanwhile
     except (FormatError, people.NameTaken) as error:
         typed = request.form.get("name", "")  # a refused form shows what was typed into it
         refused = {"refusal": error_text(error), "typed_name": typed}
@@ -192,10 +195,28 @@ def rename(person_id: int) -> BaseResponse | tuple[str, int]:
 @bp.post("/players/<int(max=999999999):person_id>/merge")
 def merge(person_id: int) -> BaseResponse:
     other = whole_number(request.form.get("other", ""))
-    if stats.person(person_id) is None or other is None or stats.person(other) is None:
+    if stats.person(person_id) is None or other is None:
         abort(404)
-    people.merge_people(person_id, other)
+    try:
+        people.merge_people(person_id, other)  # a second tap finds it done, and answers the same
+    except people.NotFound:
+        abort(404)
     return redirect(url_for("history.player", person_id=person_id), 303)
+
+
+@bp.post("/players/log/<int(max=999999999):entry_id>/undo")
+def undo_change(entry_id: int) -> BaseResponse | tuple[str, int]:
+    """Take back one rename or merge of the people log, in one tap (TRUST.md P1)."""
+    try:
+        people.undo_change(entry_id, request.form.get("key") or None)
+    except people.NotFound:
+        abort(404)
+    except people.Refused as error:
+        page = render_template(
+            "history/players.html", people=stats.people(), log=people.log(), refusal=error_text(error)
+        )
+        return page, error.status
+    return redirect(url_for("history.players"), 303)
 
 
 @bp.get("/hands")

@@ -166,3 +166,35 @@ def m007_rounds_played(db: Database) -> None:
     so ``figures.fill_in`` works out its figures and chart again at this start.
     """
     db.execute("UPDATE matches SET chart = NULL WHERE status IS NOT 'finished'")
+
+
+@migrations()
+def m008_people_log(db: Database) -> None:
+    """Every rename and merge as an entry of the people log, each undoable (TRUST.md P1).
+
+    A merged person's row stays, marked ``merged_into`` the person who took their names, so an
+    undo brings them back with the same id. An entry keeps the names it was made under and the
+    names it added or moved (``aliases``, a JSON list); an undo is an entry too (``undoes``), at
+    most one per entry, and ``key`` is the one-time key of the undo button that made it. People
+    merged before this migration were deleted then: they stay gone, and the log starts empty.
+    """
+    db.execute("ALTER TABLE people ADD COLUMN merged_into INTEGER REFERENCES people(id)")
+    db.execute(
+        """
+        CREATE TABLE people_log (
+            id INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            person_id INTEGER NOT NULL REFERENCES people(id),
+            person_name TEXT NOT NULL,
+            new_name TEXT,
+            other_id INTEGER REFERENCES people(id),
+            other_name TEXT,
+            aliases TEXT NOT NULL,
+            undoes INTEGER REFERENCES people_log(id),
+            key TEXT
+        )
+        """
+    )
+    db.execute("CREATE UNIQUE INDEX idx_people_log_undoes ON people_log (undoes)")
+    db.execute("CREATE UNIQUE INDEX idx_people_log_key ON people_log (key)")

@@ -49,7 +49,9 @@ def list_matches(person: int | None = None, page: int = 1) -> tuple[list[dict[st
 
 def names() -> list[dict[str, Any]]:
     """Everybody's id and current name, for choosing one (no figures added up)."""
-    return _dicts(get_db().execute("SELECT id, name FROM people ORDER BY name COLLATE NOCASE"))
+    return _dicts(
+        get_db().execute("SELECT id, name FROM people WHERE merged_into IS NULL ORDER BY name COLLATE NOCASE")
+    )
 
 
 def people() -> list[dict[str, Any]]:
@@ -59,6 +61,7 @@ def people() -> list[dict[str, Any]]:
         FROM people p
         LEFT JOIN aliases a ON a.person_id = p.id
         LEFT JOIN match_players mp ON mp.name = a.name
+        WHERE p.merged_into IS NULL
         GROUP BY p.id ORDER BY p.name COLLATE NOCASE
     """
     return _dicts(get_db().execute(sql))
@@ -97,9 +100,11 @@ class PersonStats:
 
 
 def person(person_id: int) -> PersonStats | None:
-    """One person's statistics (None if there is no such person)."""
+    """One person's statistics (None if there is no such person, or they were merged into another)."""
     db = get_db()
-    found = db.execute("SELECT id, name FROM people WHERE id = ?", [person_id]).fetchone()
+    found = db.execute(
+        "SELECT id, name FROM people WHERE id = ? AND merged_into IS NULL", [person_id]
+    ).fetchone()
     if found is None:
         return None
     aliases = [

@@ -100,6 +100,16 @@ def test_every_page_passes_axe_in_light_and_dark_mode(page, server, axe_source, 
     match_id = table.rsplit("/", 1)[1]
     share = page.goto(f"{server}/m/{match_id}/handover").text()
     watch = re.search(r"/watch\?t=[\w-]+", share).group(0)
+    for name in ("Anna B", "Anna C"):  # the people log: a change undone, the undo, one still undoable
+        page.goto(server + "/players/1")
+        page.locator("details.correct summary").click()
+        page.fill("details.correct input[name=name]", name)
+        page.get_by_role("button", name="Rename", exact=True).click()
+        page.wait_for_url(server + "/players/1")
+    page.goto(server + "/players")
+    page.get_by_role("button", name="Undo", exact=True).click()
+    page.wait_for_url(server + "/players")
+    assert page.locator("#people-log li").count() == 3
     visits = {
         "matches.index": "/",
         "matches.new": "/new",

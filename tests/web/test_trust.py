@@ -22,6 +22,7 @@ OPEN_TO_ALL = {  # anyone may start or import a match of their own; people's nam
     "history.import_file",
     "history.rename",
     "history.merge",
+    "history.undo_change",  # TRUST.md P1: any rename or merge, undone by anyone (no accounts)
     "i18n.switch",  # this phone's language: a cookie, nothing stored
 }
 CREATING = {

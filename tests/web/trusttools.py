@@ -78,9 +78,11 @@ def get_rules(app) -> dict[str, str]:
     }
 
 
-def url(rule: str, match_id: str, person_id: int = 1, step: int = 0) -> str:
+def url(rule: str, match_id: str, person_id: int = 1, step: int = 0, entry_id: int = 1) -> str:
     path = rule.replace("<match_id>", match_id)
-    return re.sub(r"<int[^>]*:step>", str(step), re.sub(r"<int[^>]*:person_id>", str(person_id), path))
+    for name, value in (("step", step), ("person_id", person_id), ("entry_id", entry_id)):
+        path = re.sub(rf"<int[^>]*:{name}>", str(value), path)
+    return path
 
 
 def db_bytes(app) -> bytes:
