@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsertools import button, declare, start_match, tap
+from browsertools import button, declare, detailed_entry, start_match, tap
 
 pytestmark = pytest.mark.browser
 
@@ -43,6 +43,9 @@ def test_every_screen_fits_a_phone_and_every_target_is_thumb_sized(browser, serv
     start_match(page, server, "Annabelle", "Bartholomew", "Cia", "Dan")
     check_phone_page(page, "draw")
     tap(page, button(page, "Dan deals"))
+    check_phone_page(page, "showdown, one tap")
+    screens(page, f"showdown-one-tap-{width}", full_page=True)
+    detailed_entry(page)  # the card picker is in declaration-by-declaration entry
     page.locator("#turn details.picker summary").click()
     page.locator("details.correct summary").click()
     check_phone_page(page, "showdown with the picker open")
@@ -56,7 +59,7 @@ def test_every_screen_fits_a_phone_and_every_target_is_thumb_sized(browser, serv
     tap(page, button(page, "Identical: nobody scores"))
     for name in ("Annabelle", "Bartholomew", "Cia", "Dan"):  # phase 2
         tap(page, button(page, f"{name} passes"))
-    assert "Trick 1 of 5" in page.locator("#turn").inner_text()
+    assert "Who took the last trick?" in page.locator("#turn").inner_text()  # trick by trick is a tap away
     check_phone_page(page, "phase 3")
     screens(page, f"phase-3-{width}", full_page=True)
     page.goto(server + "/")
@@ -69,6 +72,8 @@ def test_a_match_can_be_scored_without_javascript(browser, server, screens):
     page = context.new_page()
     start_match(page, server, "Anna", "Bo")
     page.get_by_role("button", name="Anna deals", exact=True).click()
+    page.wait_for_load_state()
+    page.locator("#turn form.entry-style button").click()  # declaration by declaration: a plain post too
     page.wait_for_load_state()
     page.get_by_role("button", name="Bo passes", exact=True).click()
     page.wait_for_load_state()
