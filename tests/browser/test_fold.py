@@ -23,10 +23,7 @@ from pathlib import Path
 import pytest
 from browsertools import SETTLED, pick_cards, tap, wait_until
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.xfail(strict=True, reason="issue 11, item 3: today the step open now is below the fold"),
-]
+pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = ROOT / "test-output" / "fold"
