@@ -46,8 +46,11 @@ def quick(page, player: str | None, hand: str | None = None) -> None:
         tap(page, toggle)
     if player is None:
         tap(page, page.locator("#turn button.nobody"))
-    else:
-        tap(page, page.locator(f"#turn .quick-grid button[value='{hand}:{player}']"))
+        return
+    cell = page.locator(f"#turn .quick-grid button[value='{hand}:{player}']")
+    if not cell.is_visible():  # one of the rarest hands, behind their row
+        page.locator("#turn details.quick-rare > summary").click()
+    tap(page, cell)
 
 
 def declare(page, player: str, hand: str) -> None:

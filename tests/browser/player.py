@@ -445,6 +445,7 @@ class Table:
             self.post(self.page.locator("#turn button.nobody"), "quick")
             return
         assert isinstance(declared, Declare)
+        self.open_rare(declared.hand.value)
         cell = self.page.locator(f"#turn .quick-grid button[value='{declared.hand.value}:{declared.player}']")
         if cell.is_disabled():
             raise Refused(f"the grid's cell {declared.player} · {declared.hand.value} is disabled")
@@ -456,10 +457,18 @@ class Table:
             self.click(locator)
         wait_until(self.page, SETTLED)
 
+    def open_rare(self, hand: str) -> None:
+        """The rarest hands sit behind a row of their own: open it (a tap) when the hand is one of them."""
+        if hand in ("four_of_a_kind", "straight_flush", "royal_flush"):
+            closed = self.page.locator("#turn details.quick-rare:not([open]) summary")
+            if closed.count():
+                self.click(closed)
+
     def quick_tie(self, first: Event | None, other: str, winner: str | None) -> None:
         """A tie on the grid: the name of the hand both declared, then the pair's verdict."""
         assert isinstance(first, Declare)
         self.style("quick")
+        self.open_rare(first.hand.value)
         self.get(self.page.locator(f"#turn .quick-grid a.quick-hand[href$='?tie={first.hand.value}']"))
         pair = self.page.locator(
             f"#turn form.tie-pair:has(input[name=tap][value='{first.hand.value}:{first.player}'])"

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsertools import button, declare, start_match, tap
+from browsertools import button, declare, detailed_entry, start_match, tap
 
 pytestmark = pytest.mark.browser
 
@@ -46,6 +46,9 @@ def test_every_screen_fits_a_phone_and_every_target_is_thumb_sized(browser, serv
     start_match(page, server, "Annabelle", "Bartholomew", "Cia", "Dan")
     check_phone_page(page, "draw")
     tap(page, button(page, "Dan deals"))
+    check_phone_page(page, "showdown, one tap")
+    screens(page, f"showdown-one-tap-{width}", full_page=True)
+    detailed_entry(page)  # the card picker is in declaration-by-declaration entry
     page.locator("#turn details.picker summary").click()
     page.locator("details.correct summary").click()
     check_phone_page(page, "showdown with the picker open")
