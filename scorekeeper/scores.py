@@ -50,6 +50,15 @@ class ScoreChange:
     hand: Category | None = None
     note: str | Said = ""  # a correction's reason, or why a hand won
 
+    @property
+    def what(self) -> Said | Category:
+        """What the change was for: its hand, ``last trick``, or ``correction (reason)``."""
+        if self.hand is not None:
+            return self.hand
+        if self.reason is Reason.ADJUST and self.note:
+            return said(N_("correction ({note})"), note=self.note)
+        return said(self.reason.phrase)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

@@ -187,6 +187,14 @@ def test_picked_and_typed_cards_make_one_hand(keeper):
     assert "Bo declared two pair (Qs Qh 9c 9d 2s)" in response.text
 
 
+def test_a_correction_is_said_alike_on_the_scoreboard_and_the_score_sheet(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.post(type="adjust", player="Bo", points="5", reason="forgot the last trick")
+    assert keeper.page().select_one("#scoreboard .last").text == "Bo +5, correction (forgot the last trick)"
+    sheet = soup(client.get(f"/m/{keeper.match_id}/history")).select_one("table.sheet").text
+    assert "correction (forgot the last trick)" in sheet
+
+
 def test_chicago_is_offered_only_with_enough_points_and_the_reason_is_shown(keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     keeper.post(type="adjust", player="Bo", points="15", reason="head start")
