@@ -20,7 +20,7 @@ from scorekeeper.events import (
 )
 from scorekeeper.scores import ScoreChange
 from scorekeeper.state import MatchState
-from scorekeeper.words import N_, Said, listed, said
+from scorekeeper.words import N_, Said, said, sentences
 
 
 def describe(event: Event) -> str:
@@ -65,7 +65,7 @@ def describe_words(event: Event) -> Said:
                 said(N_("{player} showed {cards}"), player=n, cards=format_hand(h))
                 for n, h in (cards or {}).items()
             ]
-            return said(N_("Tie: {shown}"), shown=listed(each))
+            return said(N_("Tie: {shown}"), shown=sentences(each))
         case Chicago(player=player):
             return said(N_("{player} called Chicago"), player=player)
         case Trick(winner=winner, card=None):

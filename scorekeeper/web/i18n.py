@@ -8,11 +8,13 @@ with ``N_``; they are translated here, when they are shown.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from babel.lists import format_list
 from flask import Blueprint, Flask, redirect, request, url_for
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale
 from flask_babel import gettext as _
@@ -23,7 +25,7 @@ from scorekeeper.hands import Category
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.scores import Reason
-from scorekeeper.words import N_, Said
+from scorekeeper.words import N_, Listed, Said
 
 LANGUAGES = {
     "en": "English",
@@ -102,7 +104,9 @@ def init_app(app: Flask) -> None:
         day=day,
         decimal=format_decimal,
     )
-    app.jinja_env.filters.update(hand=hand_name, card_name=card_name, point_source=point_source, say=say)
+    app.jinja_env.filters.update(
+        hand=hand_name, card_name=card_name, point_source=point_source, say=say, listed=names
+    )
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks read as one line
     app.register_blueprint(bp)
 
@@ -135,7 +139,7 @@ def hand_name(category: Category) -> str:
 
 def refusal_text(error: RuleBroken) -> str:
     """The engine's refusal in the page's language."""
-    words = {k: hand_name(v) if isinstance(v, Category) else v for k, v in error.params.items()}
+    words = {k: hand_name(v) if isinstance(v, Category) else say(v) for k, v in error.params.items()}
     return str(_(error.refusal.message)).format(**words)
 
 
@@ -143,9 +147,16 @@ def say(value: Any) -> str:
     """Say the core's words (``Said``) in the page's language; names and numbers as they are."""
     if isinstance(value, Said):
         return str(_(value.template)).format(**{name: say(part) for name, part in value.parts})
+    if isinstance(value, Listed):
+        return names(say(item) for item in value.items)
     if isinstance(value, Category):
         return hand_name(value).lower()
     return str(value)
+
+
+def names(items: Iterable[str]) -> str:
+    """Names as one list in the page's language: ``Anna, Bo, and Cia``, ``Anna, Bo och Cia``."""
+    return format_list(list(items), locale=get_locale())
 
 
 def error_text(error: Exception) -> str:

@@ -175,3 +175,21 @@ def test_a_mistyped_card_is_refused_in_the_readers_language(keeper, client):
     assert (
         "Το Ks είναι και στο χέρι του/της Χέρι 1 και του/της Χέρι 2" in checker.select_one("p.refusal").text
     )
+
+
+def test_names_are_listed_the_way_the_readers_language_lists_them(keeper, client):
+    """Issue 10: no English "and" between names on a Swedish or Japanese screen."""
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "two_pair")
+    keeper.declare("Cia", "two_pair")
+    keeper.post(type="pass", player="Anna")
+    client.set_cookie("lang", "sv")
+    heading = soup(client.get(f"/m/{keeper.match_id}")).select_one("#turn h2").text
+    assert heading.startswith("Lika: Bo och Cia")
+    refusal = soup(keeper.post(type="exchange", player="Bo", count="2")).select_one("p.refusal").text
+    assert refusal.startswith("Avgör först det lika läget mellan Bo och Cia")
+    client.set_cookie("lang", "ja")
+    assert "Bo、Cia" in soup(client.get(f"/m/{keeper.match_id}")).select_one("#turn h2").text
+    client.set_cookie("lang", "en")
+    page = soup(client.get(f"/rules?m={keeper.match_id}"))
+    assert page.select_one("#house").text == "This match: Anna, Bo, and Cia"
