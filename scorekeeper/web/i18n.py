@@ -165,7 +165,11 @@ def error_text(error: Exception) -> str:
     return say(words) if words is not None else str(error)
 
 
+def house_rules(rules: Rules) -> str:
+    """How a match's rules differ from the base rules, a sentence each, in the page's language."""
+    return " ".join(say(change) for change in rules.changes())
+
+
 def rules_summary(rules: Rules) -> str:
-    """How a match's rules differ from the base rules, in the page's language."""
-    parts = rules.summary_words()
-    return ", ".join(say(part) for part in parts) if parts else str(_("base rules"))
+    """``house_rules``, or that the match plays the base rules."""
+    return house_rules(rules) or str(_("base rules"))

@@ -13,7 +13,7 @@ from scorekeeper.hands import DECLARABLE
 from scorekeeper.match import undo_walk
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
 from scorekeeper.web import capabilities
-from scorekeeper.web.i18n import hand_name, refusal_text, rules_summary, say
+from scorekeeper.web.i18n import hand_name, house_rules, refusal_text, rules_summary, say
 from scorekeeper.web.storage import StoredMatch
 
 FEED_LENGTH = 12
@@ -127,6 +127,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "legal": set(state.legal_hands()),
         "used_cards": _used_cards(state),
         "participants": [names[s] for s in state.order],
+        "house_rules": house_rules(state.rules),
         "rules_summary": rules_summary(state.rules),
         "watch_token": capabilities.watch_token(match.id),
         "refusal": None,

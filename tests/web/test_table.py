@@ -54,7 +54,25 @@ def test_house_rules_are_stored_and_summarised(keeper):
         "win": "first_to_reach",
         "points": {"four_of_a_kind": 8},
     }
-    assert "target 30, four of a kind 8, first to reach wins" in keeper.page().text
+    footer = keeper.page().select_one("footer.links p").text
+    assert footer.startswith(
+        "House rules: The target is 30 points. Four of a kind scores 8. The first to reach the target wins at once."
+    )
+
+
+def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
+    keeper.new("Anna", "Bo", chicago_min="13", no_exchange_at="40")
+    client.set_cookie("lang", "sv")
+    footer = keeper.page().select_one("footer.links p").text
+    rules_page = soup(client.get(f"/rules?m={keeper.match_id}"))
+    said = [li.text for li in rules_page.select(".house li")]
+    assert said == ["Chicago får sägas från 13 poäng.", "Inga byten från 40 poäng."]
+    assert footer.startswith("Husregler: " + " ".join(said))
+
+
+def test_a_match_on_the_base_rules_says_so_at_the_foot_of_the_table(keeper):
+    keeper.new("Anna", "Bo")
+    assert keeper.page().select_one("footer.links p").text.startswith("Rules: base rules.")
 
 
 def test_an_htmx_action_returns_the_table_fragment(keeper):
