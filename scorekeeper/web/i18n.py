@@ -20,7 +20,7 @@ from flask_babel import Babel, format_date, format_datetime, format_decimal, get
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.cards import Card, Rank, Suit
+from scorekeeper.cards import Card, Suit
 from scorekeeper.hands import Category
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
@@ -49,21 +49,6 @@ def select_locale() -> str:
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
 
 
-RANKS = {
-    Rank.TWO: N_("two"),
-    Rank.THREE: N_("three"),
-    Rank.FOUR: N_("four"),
-    Rank.FIVE: N_("five"),
-    Rank.SIX: N_("six"),
-    Rank.SEVEN: N_("seven"),
-    Rank.EIGHT: N_("eight"),
-    Rank.NINE: N_("nine"),
-    Rank.TEN: N_("ten"),
-    Rank.JACK: N_("jack"),
-    Rank.QUEEN: N_("queen"),
-    Rank.KING: N_("king"),
-    Rank.ACE: N_("ace"),
-}
 SUITS = {
     Suit.SPADES: N_("spades"),
     Suit.HEARTS: N_("hearts"),
@@ -73,8 +58,8 @@ SUITS = {
 
 
 def card_name(card: Card) -> str:
-    """A card in words, for screen readers: ``queen of hearts``."""
-    return str(_("%(rank)s of %(suit)s", rank=_(RANKS[card.rank]), suit=_(SUITS[card.suit])))
+    """A card in words, for screen readers: ``queen of hearts``, ``10 of spades``."""
+    return str(_("%(rank)s of %(suit)s", rank=say(card.rank.noun_words), suit=_(SUITS[card.suit])))
 
 
 def point_source(source: str) -> str:

@@ -164,6 +164,19 @@ def test_what_is_rendered_once_and_kept_is_kept_per_language(keeper, client, app
     assert "Nu:" in client.get(board).text
 
 
+def test_a_card_is_named_for_screen_readers_as_the_hand_descriptions_name_its_rank(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    names = {label["for"]: label.select_one(".sr").text for label in keeper.page().select("#turn label.card")}
+    assert (names["declare-Qh"], names["declare-Ts"], names["declare-2c"]) == (
+        "queen of hearts",
+        "10 of spades",
+        "2 of clubs",
+    )
+    client.set_cookie("lang", "sv")
+    swedish = soup(client.get(f"/m/{keeper.match_id}"))
+    assert swedish.select_one("label[for=declare-Ah] .sr").text == "ess i hjärter"
+
+
 def test_a_mistyped_card_is_refused_in_the_readers_language(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
     client.set_cookie("lang", "el")
