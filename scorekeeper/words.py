@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any
+from enum import Enum, StrEnum
+from typing import Any, Self
 
 
 def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
@@ -71,6 +71,19 @@ def sentences(items: list[Said]) -> Said | str:
     if len(items) == 1:
         return items[0]
     return said(N_("{first}; {rest}"), first=items[0], rest=sentences(items[1:]))
+
+
+class Worded(StrEnum):
+    """A StrEnum whose members carry more than their value: ``NAME = "value", words, …``.
+
+    The value is the stable spelling (a code, a file's or a column's name);
+    each subclass's ``__init__`` names what else its members carry.
+    """
+
+    def __new__(cls, value: str, *carried: Any) -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        return member
 
 
 def english(value: Any) -> str:
