@@ -103,7 +103,6 @@ def _used_cards(state: MatchState) -> set[str]:
 def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
     """Everything the table templates read; they compute nothing themselves."""
     action = state.next_action()
-    names = state.players
     kept, cancelled = undo_walk(match.events)
     context: dict[str, Any] = {
         "match": match,
@@ -111,7 +110,6 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "action": action,
         "action_text": say(action.text),
         "seats": _seats(state, action.player),
-        "turn_partials": turn_partials(state),
         "last_change": say(change_words(state, state.last_change)) if state.last_change else None,
         "outcome": say(state.outcome.words) if state.outcome else None,
         "undo_label": say(describe_words(match.events[kept[-1]])) if kept else None,
@@ -120,6 +118,22 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
             "matches.record": url_for("matches.record", match_id=match.id),
             "matches.undo": url_for("matches.undo", match_id=match.id),
         },
+        "house_rules": house_rules(state.rules),
+        "rules_summary": rules_summary(state.rules),
+        "watch_token": capabilities.watch_token(match.id),
+        "refusal": None,
+        "spectator": False,
+    }
+    context.update(_turn_context(state))
+    context.update(extra)
+    return context
+
+
+def _turn_context(state: MatchState) -> dict[str, Any]:
+    """What the turn's partials read: the state's answers, with names for its seats."""
+    names = state.players
+    context: dict[str, Any] = {
+        "turn_partials": turn_partials(state),
         "declarations": [
             (names[d.seat], hand_name(d.hand) if d.hand else _("pass")) for d in state.declarations
         ],
@@ -127,17 +141,13 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "legal": set(state.legal_hands()),
         "used_cards": _used_cards(state),
         "participants": [names[s] for s in state.order],
-        "house_rules": house_rules(state.rules),
-        "rules_summary": rules_summary(state.rules),
-        "watch_token": capabilities.watch_token(match.id),
-        "refusal": None,
-        "spectator": False,
+        "trick_number": len(state.tricks) + 1,
+        "round_summary": _round_summary(state),
     }
     if state.chicago_open:
         context["chicago_options"] = options = _chicago_options(state)
         context["chicago_callable"] = any(option["enabled"] for option in options)
         context["chicago_scores"] = ", ".join(f"{names[s]} {state.scores[s]}" for s in state.order)
-    context["trick_number"] = len(state.tricks) + 1
     if state.tie is not None:
         context["tied"] = [names[s] for s in state.tie.seats]
         missing = [names[s] for s in state.tie.seats if state.tie.cards_of(s) is None]
@@ -149,8 +159,6 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     if exchanger is not None:
         most = state.exchange_max(exchanger)
         context["exchange_counts"] = [(n, most is not None and n <= most) for n in range(HAND_SIZE + 1)]
-    context["round_summary"] = _round_summary(state)
-    context.update(extra)
     return context
 
 
