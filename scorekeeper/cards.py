@@ -50,23 +50,17 @@ class Rank(IntEnum):
         return "10" if self is Rank.TEN else self.symbol
 
     @property
-    def noun(self) -> str:
-        """The rank as a word, singular: ``queen``, ``9``."""
-        return _NOUNS.get(self, self.label)
-
-    @property
-    def plural(self) -> str:
-        """The rank as a word, plural: ``queens``, ``9s``."""
-        return self.noun + "s"
-
-    @property
     def noun_words(self) -> Said | str:
-        """``noun`` for translation: a face card's word, or the number itself."""
+        """The rank as a word: a face card's (``queen``), or the number itself (``9``).
+
+        >>> str(Rank.QUEEN.noun_words), Rank.NINE.noun_words, str(Rank.NINE.plural_words)
+        ('queen', '9', '9s')
+        """
         return said(_NOUNS[self]) if self in _NOUNS else self.label
 
     @property
     def plural_words(self) -> Said:
-        """``plural`` for translation."""
+        """The rank as a word, plural: ``queens``, ``9s``."""
         return said(_PLURALS[self]) if self in _PLURALS else said(N_("{rank}s"), rank=self.label)
 
 

@@ -18,10 +18,9 @@ from scorekeeper.events import (
     Trick,
     Undo,
 )
-from scorekeeper.hands import Category
-from scorekeeper.scores import Reason, ScoreChange
+from scorekeeper.scores import ScoreChange
 from scorekeeper.state import MatchState
-from scorekeeper.words import N_, Said, listed, said
+from scorekeeper.words import N_, Said, said, sentences
 
 
 def describe(event: Event) -> str:
@@ -66,7 +65,7 @@ def describe_words(event: Event) -> Said:
                 said(N_("{player} showed {cards}"), player=n, cards=format_hand(h))
                 for n, h in (cards or {}).items()
             ]
-            return said(N_("Tie: {shown}"), shown=listed(each))
+            return said(N_("Tie: {shown}"), shown=sentences(each))
         case Chicago(player=player):
             return said(N_("{player} called Chicago"), player=player)
         case Trick(winner=winner, card=None):
@@ -98,16 +97,9 @@ def undo_words(cancelled: Event) -> Said:
 
 def change_words(state: MatchState, change: ScoreChange) -> Said:
     """A change of a total, kept apart for translation: ``Bo +2, two pair``."""
-    what: Said | Category
-    if change.hand is not None:
-        what = change.hand
-    elif change.reason is Reason.ADJUST and change.note:
-        what = said(N_("correction: {note}"), note=change.note)
-    else:
-        what = said(change.reason.phrase)
     return said(
         N_("{player} {delta}, {what}"),
         player=state.players[change.seat],
         delta=f"{change.delta:+d}",
-        what=what,
+        what=change.what,
     )

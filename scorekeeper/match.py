@@ -407,7 +407,7 @@ def _trick_play_over(state: MatchState) -> MatchState:
 
 
 def _chicago_lost(state: MatchState) -> MatchState:
-    """RULES.md, Phase 3 step 4: the Chicago player loses 15; nobody scores the last trick."""
+    """RULES.md, Phase 3 step 4: the Chicago player loses the Chicago value; nobody scores the last trick."""
     seat = state.chicago
     assert seat is not None
     return _score(_trick_play_over(state), seat, -state.rules.chicago, Reason.CHICAGO_LOST)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import Enum, StrEnum
 from typing import Any
 
-from scorekeeper.words import N_
+from scorekeeper.words import N_, Worded
 
 
 class Section(StrEnum):
@@ -28,47 +28,93 @@ class Section(StrEnum):
     WINNING = "winning"
 
 
-class Refusal(StrEnum):
+class Refusal(Worded):
     """A rule an event can break: its stable code (the value), its message and the section it enforces."""
 
-    message: str
-    section: Section
-
-    def __new__(cls, code: str, message: str, section: Section) -> Refusal:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.message = message
-        member.section = section
-        return member
+    def __init__(self, code: str, message: str, section: Section) -> None:
+        self.message = message
+        self.section = section
 
     NO_DEALER = (
         "no_dealer",
         N_("Choose the first dealer first: draw for it, or pick the dealer"),
         Section.DEAL,
     )
-    DEALER_KNOWN = "dealer_known", N_("The first dealer is already chosen"), Section.DEAL
-    DRAW_PLAYERS = "draw_players", N_("This draw is for {players}"), Section.DEAL
-    DRAW_CARD_TWICE = "draw_card_twice", N_("{card} was drawn twice: one deck is in play"), Section.DECK
-    UNKNOWN_PLAYER = "unknown_player", N_("{player} is not playing in this match"), Section.DEAL
-    SITTING_OUT = "sitting_out", N_("{player} sits out this tie-break round"), Section.WINNING
-    FINISHED = "finished", N_("The match is over: {winner} won"), Section.WINNING
-    EXCHANGE_TWICE = "exchange_twice", N_("{player} has already exchanged in phase {phase}"), Section.EXCHANGE
+    DEALER_KNOWN = (
+        "dealer_known",
+        N_("The first dealer is already chosen"),
+        Section.DEAL,
+    )
+    DRAW_PLAYERS = (
+        "draw_players",
+        N_("This draw is for {players}"),
+        Section.DEAL,
+    )
+    DRAW_CARD_TWICE = (
+        "draw_card_twice",
+        N_("{card} was drawn twice: one deck is in play"),
+        Section.DECK,
+    )
+    UNKNOWN_PLAYER = (
+        "unknown_player",
+        N_("{player} is not playing in this match"),
+        Section.DEAL,
+    )
+    SITTING_OUT = (
+        "sitting_out",
+        N_("{player} sits out this tie-break round"),
+        Section.WINNING,
+    )
+    FINISHED = (
+        "finished",
+        N_("The match is over: {winner} won"),
+        Section.WINNING,
+    )
+    EXCHANGE_TWICE = (
+        "exchange_twice",
+        N_("{player} has already exchanged in phase {phase}"),
+        Section.EXCHANGE,
+    )
     EXCHANGE_ORDER = (
         "exchange_order",
         N_("Exchanges go clockwise from the dealer's left: {player} comes before {last}"),
         Section.EXCHANGE,
     )
-    EXCHANGE_CLOSED = "exchange_closed", N_("The exchange of phase {phase} is over"), Section.EXCHANGE
+    EXCHANGE_CLOSED = (
+        "exchange_closed",
+        N_("The exchange of phase {phase} is over"),
+        Section.EXCHANGE,
+    )
     EXCHANGE_THRESHOLD = (
         "exchange_threshold",
         N_("{player} has {score} points; no exchanges from {threshold}"),
         Section.EXCHANGE,
     )
-    SHOW_PHASE = "show_phase", N_("A hand is shown in phase 2, before exchanging"), Section.SHOW
-    SHOW_NOBODY = "show_nobody", N_("Nobody scored in phase 1, so nobody has to show"), Section.SHOW
-    SHOW_PLAYER = "show_player", N_("Only {scorer}, who scored in phase 1, shows their hand"), Section.SHOW
-    SHOW_TWICE = "show_twice", N_("{player} has already shown their hand"), Section.SHOW
-    SHOW_LATE = "show_late", N_("{player} must show before exchanging"), Section.SHOW
+    SHOW_PHASE = (
+        "show_phase",
+        N_("A hand is shown in phase 2, before exchanging"),
+        Section.SHOW,
+    )
+    SHOW_NOBODY = (
+        "show_nobody",
+        N_("Nobody scored in phase 1, so nobody has to show"),
+        Section.SHOW,
+    )
+    SHOW_PLAYER = (
+        "show_player",
+        N_("Only {scorer}, who scored in phase 1, shows their hand"),
+        Section.SHOW,
+    )
+    SHOW_TWICE = (
+        "show_twice",
+        N_("{player} has already shown their hand"),
+        Section.SHOW,
+    )
+    SHOW_LATE = (
+        "show_late",
+        N_("{player} must show before exchanging"),
+        Section.SHOW,
+    )
     TRICKS_FIRST = (
         "tricks_first",
         N_("Play the tricks first: the last showdown comes after them"),
@@ -79,13 +125,21 @@ class Refusal(StrEnum):
         N_("It is {expected}'s turn to declare or pass, not {player}'s"),
         Section.SHOWDOWN,
     )
-    HIGH_CARD = "high_card", N_("{player} has no poker hand and can only pass"), Section.SHOWDOWN
+    HIGH_CARD = (
+        "high_card",
+        N_("{player} has no poker hand and can only pass"),
+        Section.SHOWDOWN,
+    )
     DECLARE_TOO_LOW = (
         "declare_too_low",
         N_("{player} must declare at least {best}, or pass"),
         Section.SHOWDOWN,
     )
-    CARDS_MAKE = "cards_make", N_("{cards} make {actual}, not {hand}"), Section.HANDS
+    CARDS_MAKE = (
+        "cards_make",
+        N_("{cards} make {actual}, not {hand}"),
+        Section.HANDS,
+    )
     CARD_IN_TWO_HANDS = (
         "card_in_two_hands",
         N_("{card} is already in {other}'s hand: one deck is in play"),
@@ -96,19 +150,51 @@ class Refusal(StrEnum):
         N_("{card} is twice in {player}'s hand: one deck is in play"),
         Section.DECK,
     )
-    TIE_PENDING = "tie_pending", N_("First settle the tie between {players}"), Section.HANDS
-    NO_TIE = "no_tie", N_("There is no tie to settle"), Section.HANDS
-    NOT_IN_TIE = "not_in_tie", N_("{player} is not in the tie between {players}"), Section.HANDS
-    TIE_CARDS_KNOWN = "tie_cards_known", N_("{player}'s cards are already known"), Section.HANDS
+    TIE_PENDING = (
+        "tie_pending",
+        N_("First settle the tie between {players}"),
+        Section.HANDS,
+    )
+    NO_TIE = (
+        "no_tie",
+        N_("There is no tie to settle"),
+        Section.HANDS,
+    )
+    NOT_IN_TIE = (
+        "not_in_tie",
+        N_("{player} is not in the tie between {players}"),
+        Section.HANDS,
+    )
+    TIE_CARDS_KNOWN = (
+        "tie_cards_known",
+        N_("{player}'s cards are already known"),
+        Section.HANDS,
+    )
     CHICAGO_PHASE = (
         "chicago_phase",
         N_("Chicago is called in phase 3, before the first trick"),
         Section.CHICAGO,
     )
-    CHICAGO_MIN = "chicago_min", N_("{player} has {score} points; Chicago needs {min}"), Section.CHICAGO
-    CHICAGO_TWICE = "chicago_twice", N_("{caller} has already called Chicago this round"), Section.CHICAGO
-    TRICKS_PHASE = "tricks_phase", N_("Tricks are played in phase 3, after the exchange"), Section.TRICKS
-    TRICKS_OVER = "tricks_over", N_("The trick play is over; now the last showdown"), Section.TRICKS
+    CHICAGO_MIN = (
+        "chicago_min",
+        N_("{player} has {score} points; Chicago needs {min}"),
+        Section.CHICAGO,
+    )
+    CHICAGO_TWICE = (
+        "chicago_twice",
+        N_("{caller} has already called Chicago this round"),
+        Section.CHICAGO,
+    )
+    TRICKS_PHASE = (
+        "tricks_phase",
+        N_("Tricks are played in phase 3, after the exchange"),
+        Section.TRICKS,
+    )
+    TRICKS_OVER = (
+        "tricks_over",
+        N_("The trick play is over; now the last showdown"),
+        Section.TRICKS,
+    )
     TRICKS_ONE_BY_ONE = (
         "tricks_one_by_one",
         N_("The tricks of this round are recorded one by one: record trick {number}"),
@@ -119,10 +205,26 @@ class Refusal(StrEnum):
         N_("Say which card won the last trick: with this house rule a 2 scores double"),
         Section.TRICKS,
     )
-    TRICK_CARD_PLAYED = "trick_card_played", N_("{card} was already played in trick {number}"), Section.TRICKS
-    ADJUST_ZERO = "adjust_zero", N_("An adjustment of 0 points changes nothing"), Section.POINTS
-    NOTHING_TO_UNDO = "nothing_to_undo", N_("There is nothing to undo"), Section.POINTS
-    BAD_CARDS = "bad_cards", N_("{error}"), Section.HANDS
+    TRICK_CARD_PLAYED = (
+        "trick_card_played",
+        N_("{card} was already played in trick {number}"),
+        Section.TRICKS,
+    )
+    ADJUST_ZERO = (
+        "adjust_zero",
+        N_("An adjustment of 0 points changes nothing"),
+        Section.POINTS,
+    )
+    NOTHING_TO_UNDO = (
+        "nothing_to_undo",
+        N_("There is nothing to undo"),
+        Section.POINTS,
+    )
+    BAD_CARDS = (
+        "bad_cards",
+        N_("{error}"),
+        Section.HANDS,
+    )
 
 
 class RuleBroken(Exception):

@@ -162,28 +162,36 @@ class Rules:
     def __hash__(self) -> int:
         return hash(repr(sorted(self.to_dict().items())))
 
-    def summary_words(self) -> tuple[Said, ...]:
-        """Each way these rules differ from the base rules, kept apart for translation."""
-        parts = []
-        if self.target != 52:
-            parts.append(said(N_("target {target}"), target=self.target))
-        changed = {c: v for c, v in self.points.items() if BASE_POINTS[c] != v}
-        parts += [said(N_("{hand} {points}"), hand=c, points=v) for c, v in changed.items()]
-        if self.last_trick != 5:
-            parts.append(said(N_("last trick {points}"), points=self.last_trick))
-        if (self.chicago, self.chicago_min) != (15, 15):
-            parts.append(
-                said(N_("Chicago {value} from {min} points"), value=self.chicago, min=self.chicago_min)
-            )
+    def changes(self) -> tuple[Said, ...]:
+        """Say each way these rules differ from the base rules, one sentence each.
+
+        >>> [str(change) for change in Rules(target=30, chicago_leads=True).changes()]
+        ['The target is 30 points.', 'The Chicago player leads the first trick.']
+        """
+        base = Rules()
+        out: list[Said] = []
+        if self.target != base.target:
+            out.append(said(N_("The target is {target} points."), target=self.target))
+        for hand in DECLARABLE:
+            if self.points[hand] != base.points[hand]:
+                out.append(
+                    said(N_("{hand} scores {points}."), hand=said(hand.label), points=self.points[hand])
+                )
+        if self.last_trick != base.last_trick:
+            out.append(said(N_("The last trick scores {points}."), points=self.last_trick))
+        if self.chicago != base.chicago:
+            out.append(said(N_("Chicago is worth {points}."), points=self.chicago))
+        if self.chicago_min != base.chicago_min:
+            out.append(said(N_("Chicago may be called from {points} points."), points=self.chicago_min))
         if self.win is WinMode.FIRST_TO_REACH:
-            parts.append(said(N_("first to reach wins")))
+            out.append(said(N_("The first to reach the target wins at once.")))
         if self.no_exchange_at is not None:
-            parts.append(said(N_("no exchanges from {points}"), points=self.no_exchange_at))
+            out.append(said(N_("No exchanges from {points} points."), points=self.no_exchange_at))
         if self.chicago_leads:
-            parts.append(said(N_("Chicago player leads")))
+            out.append(said(N_("The Chicago player leads the first trick.")))
         if self.deuce_last_trick_double:
-            parts.append(said(N_("last trick with a 2 doubles")))
-        return tuple(parts)
+            out.append(said(N_("The last trick won with a 2 scores double.")))
+        return tuple(out)
 
 
 def _whole(key: str, value: Any, bounded: bool, bounds: str | None = None) -> int:

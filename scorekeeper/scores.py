@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from scorekeeper.hands import Category
-from scorekeeper.words import N_, Said, said
+from scorekeeper.words import N_, Said, Worded, said
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,18 +17,12 @@ class Scored:
     points: int
 
 
-class Reason(StrEnum):
+class Reason(Worded):
     """Why a total changed: the value (the spelling of a point source), a label and a phrase for people."""
 
-    label: str  # as a heading: "Last trick"
-    phrase: str  # in a sentence: "Bo +5, last trick"
-
-    def __new__(cls, value: str, label: str, phrase: str) -> Reason:
-        member = str.__new__(cls, value)
-        member._value_ = value
-        member.label = label
-        member.phrase = phrase
-        return member
+    def __init__(self, value: str, label: str, phrase: str) -> None:
+        self.label = label  # as a heading: "Last trick"
+        self.phrase = phrase  # in a sentence: "Bo +5, last trick"
 
     HAND = "hand", N_("Hand"), N_("hand")
     LAST_TRICK = "last_trick", N_("Last trick"), N_("last trick")
@@ -49,6 +42,15 @@ class ScoreChange:
     reason: Reason
     hand: Category | None = None
     note: str | Said = ""  # a correction's reason, or why a hand won
+
+    @property
+    def what(self) -> Said | Category:
+        """What the change was for: its hand, ``last trick``, or ``correction (reason)``."""
+        if self.hand is not None:
+            return self.hand
+        if self.reason is Reason.ADJUST and self.note:
+            return said(N_("correction ({note})"), note=self.note)
+        return said(self.reason.phrase)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.scores import Outcome, ScoreChange, Scored, _History
-from scorekeeper.words import N_, Said, joined, said
+from scorekeeper.words import N_, Listed, Said, listed, said
 
 DECK_SIZE = 52
 HAND_SIZE = 5
@@ -199,12 +199,12 @@ class MatchState:
                 )
             case Stage.FIRST_DEALER:
                 drawers = tuple(names[s] for s in self.to_draw)
-                text = said(N_("Draw for the first deal: {players}"), players=", ".join(drawers))
+                text = said(N_("Draw for the first deal: {players}"), players=listed(drawers))
                 return NextAction("draw", players=drawers, text=text)
             case Stage.TIE:
                 assert self.tie is not None
                 tied = tuple(names[s] for s in self.tie.seats)
-                text = said(N_("Tie: {players}"), players=joined(tied))
+                text = said(N_("Tie: {players}"), players=listed(tied))
                 return NextAction("tie", players=tied, hands=(self.tie.hand,), text=text)
             case Stage.TRICKS:
                 number = len(self.tricks) + 1
@@ -361,10 +361,9 @@ class MatchState:
             return RuleBroken(Refusal.TRICKS_PHASE)
         return None
 
-    def names(self, seats: Iterable[int]) -> str:
-        """The players in ``seats``, joined for a sentence."""
-        names = [self.players[s] for s in seats]
-        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    def names(self, seats: Iterable[int]) -> Listed:
+        """The players in ``seats``, as a list for a sentence."""
+        return listed(self.players[s] for s in seats)
 
     def iter_changes(self) -> Iterator[ScoreChange]:
         """The score changes, newest first."""

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from scorekeeper.events import Declare, Event
 from scorekeeper.hands import Category
 from scorekeeper.match import in_effect
-from scorekeeper.scores import Reason, ScoreChange
+from scorekeeper.scores import Reason
 from scorekeeper.state import MatchState
-from scorekeeper.words import N_, Said, english, said
+from scorekeeper.words import Said, english
 
 
 @dataclass(frozen=True)
@@ -39,14 +39,6 @@ class SheetRound:
     finished: bool
 
 
-def _what(change: ScoreChange) -> Said | Category:
-    if change.hand is not None:
-        return change.hand
-    if change.reason is Reason.ADJUST and change.note:
-        return said(N_("correction ({note})"), note=change.note)
-    return said(change.reason.phrase)
-
-
 def score_sheet(state: MatchState) -> list[SheetRound]:
     """The score sheet, round by round (round 0 holds corrections made before the first deal).
 
@@ -61,7 +53,7 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
     rounds: dict[int, list[SheetLine]] = {}
     ends: dict[int, tuple[int, ...]] = {}
     for change in state.changes():
-        what = _what(change)
+        what = change.what
         totals[change.seat] += change.delta
         rounds.setdefault(change.round, []).append(
             SheetLine(change.phase, state.players[change.seat], change.delta, english(what), what)

@@ -4,7 +4,8 @@
 message extractor (``babel.cfg``) collects every ``N_`` string. ``Said`` is a
 sentence with its parts still apart: ``str()`` says it in English (the CLI,
 the match file, the tests), and the web layer says the same template and
-parts in the reader's language. The core never imports a translation library.
+parts in the reader's language. ``Listed`` names are joined by the language's
+own list pattern. The core never imports a translation library.
 
 >>> str(said(N_("{player} declared {hand}"), player="Bo", hand=said(N_("two pair"))))
 'Bo declared two pair'
@@ -12,9 +13,10 @@ parts in the reader's language. The core never imports a translation library.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any
+from enum import Enum, StrEnum
+from typing import Any, Self
 
 
 def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
@@ -37,25 +39,56 @@ def said(template: str, **parts: Any) -> Said:
     return Said(template, tuple(parts.items()))
 
 
-def joined(names: tuple[str, ...] | list[str]) -> Said | str:
-    """Names joined with "and": ``Anna and Bo``, ``Anna and Bo and Cia``."""
-    if len(names) == 1:
-        return names[0]
-    return said(N_("{first} and {rest}"), first=names[0], rest=joined(names[1:]))
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """Names (or other short parts) said as one list, in the language's own list pattern.
+
+    ``str()`` follows English's pattern as Babel's ``format_list`` says it for
+    ``en`` (CLDR), so that the CLI and an English page agree; the web layer
+    formats ``items`` with the reader's locale.
+
+    >>> str(listed(["Anna"])), str(listed(["Anna", "Bo"])), str(listed(["Anna", "Bo", "Cia"]))
+    ('Anna', 'Anna and Bo', 'Anna, Bo, and Cia')
+    """
+
+    items: tuple[Any, ...]
+
+    def __str__(self) -> str:
+        words = [english(item) for item in self.items]
+        if len(words) < 3:
+            return " and ".join(words)
+        return ", ".join(words[:-1]) + ", and " + words[-1]
 
 
-def listed(items: list[Said]) -> Said | str:
+def listed(items: Iterable[Any]) -> Listed:
+    return Listed(tuple(items))
+
+
+def sentences(items: list[Said]) -> Said | str:
     """Several sentences in one: ``Anna showed …; Bo showed …``."""
     if not items:
         return ""
     if len(items) == 1:
         return items[0]
-    return said(N_("{first}; {rest}"), first=items[0], rest=listed(items[1:]))
+    return said(N_("{first}; {rest}"), first=items[0], rest=sentences(items[1:]))
+
+
+class Worded(StrEnum):
+    """A StrEnum whose members carry more than their value: ``NAME = "value", words, …``.
+
+    The value is the stable spelling (a code, a file's or a column's name);
+    each subclass's ``__init__`` names what else its members carry.
+    """
+
+    def __new__(cls, value: str, *carried: Any) -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        return member
 
 
 def english(value: Any) -> str:
     """A part in English: a hand's category by its name in a sentence (``two pair``)."""
-    if isinstance(value, Said):
+    if isinstance(value, Said | Listed):
         return str(value)
     if isinstance(value, Enum) and hasattr(value, "label"):
         return str(value.label).lower()

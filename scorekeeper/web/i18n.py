@@ -8,22 +8,24 @@ with ``N_``; they are translated here, when they are shown.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from babel.lists import format_list
 from flask import Blueprint, Flask, current_app, redirect, request, url_for
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.cards import Card, Rank, Suit
+from scorekeeper.cards import Card, Suit
 from scorekeeper.hands import Category
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.scores import Reason
-from scorekeeper.words import N_, Said
+from scorekeeper.words import N_, Listed, Said
 
 LANGUAGES = {
     "en": "English",
@@ -47,21 +49,6 @@ def select_locale() -> str:
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
 
 
-RANKS = {
-    Rank.TWO: N_("two"),
-    Rank.THREE: N_("three"),
-    Rank.FOUR: N_("four"),
-    Rank.FIVE: N_("five"),
-    Rank.SIX: N_("six"),
-    Rank.SEVEN: N_("seven"),
-    Rank.EIGHT: N_("eight"),
-    Rank.NINE: N_("nine"),
-    Rank.TEN: N_("ten"),
-    Rank.JACK: N_("jack"),
-    Rank.QUEEN: N_("queen"),
-    Rank.KING: N_("king"),
-    Rank.ACE: N_("ace"),
-}
 SUITS = {
     Suit.SPADES: N_("spades"),
     Suit.HEARTS: N_("hearts"),
@@ -71,8 +58,8 @@ SUITS = {
 
 
 def card_name(card: Card) -> str:
-    """A card in words, for screen readers: ``queen of hearts``."""
-    return str(_("%(rank)s of %(suit)s", rank=_(RANKS[card.rank]), suit=_(SUITS[card.suit])))
+    """A card in words, for screen readers: ``queen of hearts``, ``10 of spades``."""
+    return str(_("%(rank)s of %(suit)s", rank=say(card.rank.noun_words), suit=_(SUITS[card.suit])))
 
 
 def point_source(source: str) -> str:
@@ -102,7 +89,9 @@ def init_app(app: Flask) -> None:
         day=day,
         decimal=format_decimal,
     )
-    app.jinja_env.filters.update(hand=hand_name, card_name=card_name, point_source=point_source, say=say)
+    app.jinja_env.filters.update(
+        hand=hand_name, card_name=card_name, point_source=point_source, say=say, listed=names
+    )
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks read as one line
     app.register_blueprint(bp)
 
@@ -142,7 +131,7 @@ def hand_name(category: Category) -> str:
 
 def refusal_text(error: RuleBroken) -> str:
     """The engine's refusal in the page's language."""
-    words = {k: hand_name(v) if isinstance(v, Category) else v for k, v in error.params.items()}
+    words = {k: hand_name(v) if isinstance(v, Category) else say(v) for k, v in error.params.items()}
     return str(_(error.refusal.message)).format(**words)
 
 
@@ -150,9 +139,16 @@ def say(value: Any) -> str:
     """Say the core's words (``Said``) in the page's language; names and numbers as they are."""
     if isinstance(value, Said):
         return str(_(value.template)).format(**{name: say(part) for name, part in value.parts})
+    if isinstance(value, Listed):
+        return names(say(item) for item in value.items)
     if isinstance(value, Category):
         return hand_name(value).lower()
     return str(value)
+
+
+def names(items: Iterable[str]) -> str:
+    """Names as one list in the page's language: ``Anna, Bo, and Cia``, ``Anna, Bo och Cia``."""
+    return format_list(list(items), locale=get_locale())
 
 
 def error_text(error: Exception) -> str:
@@ -161,7 +157,11 @@ def error_text(error: Exception) -> str:
     return say(words) if words is not None else str(error)
 
 
+def house_rules(rules: Rules) -> str:
+    """How a match's rules differ from the base rules, a sentence each, in the page's language."""
+    return " ".join(say(change) for change in rules.changes())
+
+
 def rules_summary(rules: Rules) -> str:
-    """How a match's rules differ from the base rules, in the page's language."""
-    parts = rules.summary_words()
-    return ", ".join(say(part) for part in parts) if parts else str(_("base rules"))
+    """``house_rules``, or that the match plays the base rules."""
+    return house_rules(rules) or str(_("base rules"))

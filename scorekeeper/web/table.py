@@ -17,7 +17,7 @@ from scorekeeper.quick import speakers_left
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
 from scorekeeper.web import capabilities
 from scorekeeper.web.eventlog import StoredMatch
-from scorekeeper.web.i18n import hand_name, refusal_text, rules_summary, say
+from scorekeeper.web.i18n import hand_name, house_rules, refusal_text, rules_summary, say
 
 FEED_LENGTH = 12
 
@@ -173,6 +173,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "legal": set(state.legal_hands()),
         "used_cards": _used_cards(state),
         "participants": [names[s] for s in state.order],
+        "house_rules": house_rules(state.rules),
         "rules_summary": rules_summary(state.rules),
         "watch_token": capabilities.watch_token(match.id),
         "refusal": None,

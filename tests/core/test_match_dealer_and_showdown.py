@@ -36,7 +36,7 @@ def test_a_tie_for_lowest_draws_again_among_only_the_tied():
 
 
 def test_the_first_draw_is_for_every_player():
-    refused("draw Anna=5h Bo=3s", "This draw is for Anna, Bo and Cia")
+    refused("draw Anna=5h Bo=3s", "This draw is for Anna, Bo, and Cia")
 
 
 def test_one_deck_means_no_card_drawn_twice():

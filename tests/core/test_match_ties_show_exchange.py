@@ -222,3 +222,8 @@ def test_house_rule_no_exchanges_from_a_threshold():
     assert play("adjust Bo 46 head start; dealer Anna; exchange Bo 0", rules=rules).exchanged == (1,)
     assert play("adjust Bo 45 head start; dealer Anna; exchange Bo 3", rules=rules).exchanged == (1,)
     assert play("adjust Bo 46 head start; dealer Anna; exchange Bo 3").exchanged == (1,)
+
+
+def test_a_refusal_keeps_the_tied_players_as_a_list_for_any_language():
+    error = refused(f"{TIED}; exchange Bo 2", "First settle the tie between Bo and Cia")
+    assert error.params["players"].items == ("Bo", "Cia")

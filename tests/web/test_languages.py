@@ -165,6 +165,19 @@ def test_what_is_rendered_once_and_kept_is_kept_per_language(keeper, client, app
     assert "Nu:" in client.get(board).text
 
 
+def test_a_card_is_named_for_screen_readers_as_the_hand_descriptions_name_its_rank(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    names = {label["for"]: label.select_one(".sr").text for label in keeper.page().select("#turn label.card")}
+    assert (names["declare-Qh"], names["declare-Ts"], names["declare-2c"]) == (
+        "queen of hearts",
+        "10 of spades",
+        "2 of clubs",
+    )
+    client.set_cookie("lang", "sv")
+    swedish = soup(client.get(f"/m/{keeper.match_id}"))
+    assert swedish.select_one("label[for=declare-Ah] .sr").text == "ess i hjärter"
+
+
 def test_a_mistyped_card_is_refused_in_the_readers_language(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
     client.set_cookie("lang", "el")
@@ -177,3 +190,21 @@ def test_a_mistyped_card_is_refused_in_the_readers_language(keeper, client):
         checker.select_one(".refusal li").text
         == "Το Ks είναι στο Χέρι 1 και στο Χέρι 2: παίζεται μία τράπουλα"
     )
+
+
+def test_names_are_listed_the_way_the_readers_language_lists_them(keeper, client):
+    """Issue 10: no English "and" between names on a Swedish or Japanese screen."""
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "two_pair")
+    keeper.declare("Cia", "two_pair")
+    keeper.post(type="pass", player="Anna")
+    client.set_cookie("lang", "sv")
+    heading = soup(client.get(f"/m/{keeper.match_id}")).select_one("#turn h2").text
+    assert heading.startswith("Lika: Bo och Cia")
+    refusal = soup(keeper.post(type="exchange", player="Bo", count="2")).select_one("p.refusal").text
+    assert refusal.startswith("Avgör först det lika läget mellan Bo och Cia")
+    client.set_cookie("lang", "ja")
+    assert "Bo、Cia" in soup(client.get(f"/m/{keeper.match_id}")).select_one("#turn h2").text
+    client.set_cookie("lang", "en")
+    page = soup(client.get(f"/rules?m={keeper.match_id}"))
+    assert page.select_one("#house").text == "This match: Anna, Bo, and Cia"

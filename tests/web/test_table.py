@@ -54,7 +54,25 @@ def test_house_rules_are_stored_and_summarised(keeper):
         "win": "first_to_reach",
         "points": {"four_of_a_kind": 8},
     }
-    assert "target 30, four of a kind 8, first to reach wins" in keeper.page().text
+    footer = keeper.page().select_one("footer.links p").text
+    assert footer.startswith(
+        "House rules: The target is 30 points. Four of a kind scores 8. The first to reach the target wins at once."
+    )
+
+
+def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
+    keeper.new("Anna", "Bo", chicago_min="13", no_exchange_at="40")
+    client.set_cookie("lang", "sv")
+    footer = keeper.page().select_one("footer.links p").text
+    rules_page = soup(client.get(f"/rules?m={keeper.match_id}"))
+    said = [li.text for li in rules_page.select(".house li")]
+    assert said == ["Chicago får sägas från 13 poäng.", "Inga byten från 40 poäng."]
+    assert footer.startswith("Husregler: " + " ".join(said))
+
+
+def test_a_match_on_the_base_rules_says_so_at_the_foot_of_the_table(keeper):
+    keeper.new("Anna", "Bo")
+    assert keeper.page().select_one("footer.links p").text.startswith("Rules: base rules.")
 
 
 def test_an_htmx_action_returns_the_table_fragment(keeper):
@@ -206,6 +224,14 @@ def test_picked_and_typed_cards_make_one_hand(keeper):
     )
     assert response.status_code == 200
     assert "Bo declared two pair (Qs Qh 9c 9d 2s)" in response.text
+
+
+def test_a_correction_is_said_alike_on_the_scoreboard_and_the_score_sheet(keeper, client):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.post(type="adjust", player="Bo", points="5", reason="forgot the last trick")
+    assert keeper.page().select_one("#scoreboard .last").text == "Bo +5, correction (forgot the last trick)"
+    sheet = soup(client.get(f"/m/{keeper.match_id}/history")).select_one("table.sheet").text
+    assert "correction (forgot the last trick)" in sheet
 
 
 def test_chicago_is_offered_only_with_enough_points_and_the_reason_is_shown(keeper):
