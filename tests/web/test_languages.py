@@ -166,7 +166,7 @@ def test_what_is_rendered_once_and_kept_is_kept_per_language(keeper, client, app
 
 
 def test_a_card_is_named_for_screen_readers_as_the_hand_descriptions_name_its_rank(keeper, client):
-    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.new("Anna", "Bo", dealer="Anna").detailed()
     names = {label["for"]: label.select_one(".sr").text for label in keeper.page().select("#turn label.card")}
     assert (names["declare-Qh"], names["declare-Ts"], names["declare-2c"]) == (
         "queen of hearts",

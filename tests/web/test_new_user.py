@@ -185,7 +185,7 @@ def test_the_hand_checker_shows_the_cards_beside_each_result_and_keeps_them_in_v
     results = page.select("ol.ranked li")
     assert [li.select_one(".hand-cards").text for li in results] == ["2♥Q♥9♥7♥4♥", "9♠7♠5♠4♠2♠"]  # as given
     assert [[s["class"] for s in li.select(".hand-cards span")][0] for li in results] == [["red"], ["black"]]
-    assert results[0].select_one(".sr").text.startswith("two of hearts, queen of hearts")
+    assert results[0].select_one(".sr").text.startswith("2 of hearts, queen of hearts")
     pickers = page.select(".checker details.picker")
     assert [p.has_attr("open") for p in pickers] == [True, True, False, False]  # the hands checked
     assert [p.select_one("input[type=text], input:not([type])")["value"] for p in pickers[:2]] == [
