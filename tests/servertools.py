@@ -137,7 +137,7 @@ class Phone:
 class Keeper(Phone):
     """A scorekeeper scoring one long match of real rounds (random legal play), tap by tap."""
 
-    def __init__(self, port: int, seed: int, target: int = 2000, steps: int = 3000, **kwargs) -> None:
+    def __init__(self, port: int, seed: int, target: int = 1000, steps: int = 3000, **kwargs) -> None:
         super().__init__(port, **kwargs)
         self.rng = random.Random(seed)
         self.target, self.steps = target, steps
