@@ -7,7 +7,8 @@ Prints, each figure as min/median of ``--runs`` runs (the app's and the referenc
 runs interleaved, so that other load on the machine falls on both alike):
 - 8 clients in a closed loop: scoring actions per second against the minimal POST
   (ratio), their p99; unchanged live-view checks (304) per second against the
-  minimal GET (ratio); the server's CPU per request;
+  minimal GET (ratio); the server's CPU per request; and the tap's p99 before and
+  after the write lock (bench/without_write_lock.py serves the app without it);
 - N tables on a schedule (open loop, bench/loadgen.py): each table's scorekeeper
   taps every 10 s and its three spectators poll every 2 s. Tap p99 and the
   spectators' update latency p95 (from the tap's scheduled time to the new board;
@@ -39,44 +40,52 @@ from servers import Served, min_median  # noqa: E402
 CLIENTS = 8
 
 
-async def closed_rows(app: Served, ref: Served, runs: int, seconds: float) -> None:
-    """Throughput and p99 at 8 clients, the app against the reference, interleaved run by run."""
+async def closed_rows(app: Served, ref: Served, before: Served, runs: int, seconds: float) -> None:
+    """Throughput and p99 at 8 clients: the app, the reference, and the app without its write lock."""
     tables = {
         app: await loadgen.open_tables(app.base, 0, CLIENTS, reference=False),
         ref: await loadgen.open_tables(ref.base, 0, CLIENTS, reference=True),
+        before: await loadgen.open_tables(before.base, 0, CLIENTS, reference=False),
     }
-    for server in (app, ref):  # warm up: every thread opens its connection, every cache fills
+    for server in tables:  # warm up: every thread opens its connection, every cache fills
         for kind in ("tap", "check"):
             await loadgen.closed_loop(tables[server], kind, 1.0)
     print(f"\n{CLIENTS} clients, closed loop, {seconds:g} s per run; min/median of {runs} runs")
     print(f"{'':<34}{'app':>14}{'reference':>14}{'app/ref':>12}")
+    found: dict[str, dict[Served, dict[str, list[float]]]] = {}
     for kind, label in (("tap", "scoring action (POST)"), ("check", "unchanged live-view check")):
-        figures: dict[Served, dict[str, list[float]]] = {
-            s: {"rate": [], "p99": [], "cpu": []} for s in tables
-        }
+        measured = (app, before, ref) if kind == "tap" else (app, ref)
+        got = found[kind] = {s: {"rate": [], "p99": [], "cpu": []} for s in measured}
         errors: list[str] = []
         for _ in range(runs):
-            for server in (app, ref):
+            for server in measured:
                 cpu = server.cpu_seconds()
                 run = await loadgen.closed_loop(tables[server], kind, seconds)
-                figures[server]["cpu"].append((server.cpu_seconds() - cpu) / max(1, len(run.latencies)) * 1e3)
-                figures[server]["rate"].append(run.rate)
-                figures[server]["p99"].append(ms(run.latencies, 0.99))
+                got[server]["cpu"].append((server.cpu_seconds() - cpu) / max(1, len(run.latencies)) * 1e3)
+                got[server]["rate"].append(run.rate)
+                got[server]["p99"].append(ms(run.latencies, 0.99))
                 errors += run.errors
-        ratio = [a / r for a, r in zip(figures[app]["rate"], figures[ref]["rate"], strict=True)]
+        ratio = [a / r for a, r in zip(got[app]["rate"], got[ref]["rate"], strict=True)]
         print(
-            f"{label + ', req/s':<34}{min_median(figures[app]['rate'], 0):>14}"
-            f"{min_median(figures[ref]['rate'], 0):>14}{min_median(ratio, 2):>12}"
+            f"{label + ', req/s':<34}{min_median(got[app]['rate'], 0):>14}"
+            f"{min_median(got[ref]['rate'], 0):>14}{min_median(ratio, 2):>12}"
         )
-        print(f"{'  p99 ms':<34}{min_median(figures[app]['p99']):>14}{min_median(figures[ref]['p99']):>14}")
+        print(f"{'  p99 ms':<34}{min_median(got[app]['p99']):>14}{min_median(got[ref]['p99']):>14}")
         print(
-            f"{'  server CPU ms per request':<34}{min_median(figures[app]['cpu'], 2):>14}"
-            f"{min_median(figures[ref]['cpu'], 2):>14}"
+            f"{'  server CPU ms per request':<34}{min_median(got[app]['cpu'], 2):>14}{min_median(got[ref]['cpu'], 2):>14}"
         )
         if errors:
             print(f"  errors: {len(errors)}, first: {errors[:3]}")
-    for server in tables:
-        for table in tables[server]:
+    taps = found["tap"]
+    print(
+        f"\nthe write lock (db.immediate), scoring action at {CLIENTS} clients, the same runs:"
+        f"\n  before, writers queue in SQLite's busy handler: p99 {min_median(taps[before]['p99'])} ms,"
+        f" {min_median(taps[before]['rate'], 0)} req/s"
+        f"\n  after, writers queue on the lock:               p99 {min_median(taps[app]['p99'])} ms,"
+        f" {min_median(taps[app]['rate'], 0)} req/s"
+    )
+    for made in tables.values():
+        for table in made:
             await table.close()
 
 
@@ -84,6 +93,7 @@ async def main_async(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="bench-capacity-"))
     app = Served("app", workdir / "app.sqlite", args.workers, args.threads).start()
     ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads).start()
+    before = Served("app-busy-handler", workdir / "before.sqlite", args.workers, args.threads).start()
     try:
         rss = app.worker_rss_mb()
         print(
@@ -93,7 +103,8 @@ async def main_async(args: argparse.Namespace) -> None:
         )
         print(f"app worker RSS at the start: {', '.join(f'{x:.0f} MB' for x in rss)}")
         loadgen.scripts()
-        await closed_rows(app, ref, args.runs, args.seconds)
+        await closed_rows(app, ref, before, args.runs, args.seconds)
+        before.stop()
         await table_rows(app, ref, args.tables, args.runs, args.table_seconds)
         rss = app.worker_rss_mb()
         print(
@@ -103,8 +114,8 @@ async def main_async(args: argparse.Namespace) -> None:
             f" load average {os.getloadavg()[0]:.1f} at the end"
         )
     finally:
-        app.stop()
-        ref.stop()
+        for server in (app, ref, before):
+            server.stop()
 
 
 def main() -> None:

@@ -40,6 +40,7 @@ class Served:
     def __init__(self, kind: str, db: Path, workers: int = 1, threads: int = 8) -> None:
         self.kind, self.db, self.workers, self.threads = kind, db, workers, threads
         self.port = free_port()
+        self.log = db.with_name(f"{db.name}.{kind}.log")  # gunicorn's error log
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -57,18 +58,19 @@ class Served:
 
     def start(self) -> Served:
         env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen(
-            self.command(),
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
+        with self.log.open("ab") as log:  # a file, not a pipe nobody reads: a full pipe would stall it
+            self.process = subprocess.Popen(
+                self.command(),
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"{self.kind} exited: {self.process.stderr.read().decode()[-2000:]}")
+                raise RuntimeError(f"{self.kind} exited: {self.log.read_text()[-2000:]}")
             if len(self.worker_pids()) == self.workers:
                 try:
                     socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
@@ -83,8 +85,6 @@ class Served:
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait(timeout=30)
-        if self.process is not None and self.process.stderr is not None:
-            self.process.stderr.close()
 
     def worker_pids(self) -> list[int]:
         assert self.process is not None
