@@ -37,9 +37,14 @@ def ms(values: list[float], q: float) -> float:
     return percentile(sorted(values), q) * 1e3
 
 
-HEAD = (
-    f"{'tables':>6} {'server':<10}{'tap p99':>12}{'update p95':>12}{'poll p99':>11}{'errors':>7}{'dropped':>8}"
-    f"{'cores/1000 t':>13}{'CPU ms/req':>11}{'gen lag p99':>12}{'gen CPU %':>10}"
+COLUMNS = (  # heading, width, the figure of one run (its Open, the server's CPU seconds, tables)
+    ("tap p99", 14, lambda r, cpu, n: ms(r.taps, 0.99), 0),
+    ("update p95", 14, lambda r, cpu, n: ms(r.updates, 0.95), 0),
+    ("poll p99", 14, lambda r, cpu, n: ms(r.polls, 0.99), 0),
+    ("cores/1000 t", 13, lambda r, cpu, n: cpu / r.seconds * 1000 / n, 2),
+    ("CPU ms/req", 12, lambda r, cpu, n: cpu / max(1, r.answered) * 1e3, 2),
+    ("gen lag p99", 13, lambda r, cpu, n: ms(r.lag, 0.99), 0),
+    ("gen CPU %", 10, lambda r, cpu, n: r.cpu / r.wall * 100, 0),
 )
 
 
@@ -50,7 +55,11 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
         f" polling every {loadgen.POLL_EVERY:g} s per table; open loop, {seconds:g} s per run; latencies in ms"
         f" from the scheduled time; min/median of {runs} runs (errors, dropped: total of the runs)"
     )
-    print(HEAD)
+    print(
+        f"{'tables':>6} {'server':<10}"
+        + "".join(f"{h:>{w}}" for h, w, _, _ in COLUMNS)
+        + f"{'errors':>7}{'dropped':>8}"
+    )
     tables: dict[Served, list[loadgen.Table]] = {app: [], ref: []}
     for count in counts:
         for server in (app, ref):
@@ -67,22 +76,19 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
             done = rows[server]
             errors = [e for run, _ in done for e in run.errors]
             rss_end = server.worker_rss_mb()
-            print(
-                f"{count:>6} {server.kind:<10}"
-                f"{min_median([ms(r.taps, 0.99) for r, _ in done], 0):>12}"
-                f"{min_median([ms(r.updates, 0.95) for r, _ in done], 0):>12}"
-                f"{min_median([ms(r.polls, 0.99) for r, _ in done], 0):>11}"
-                f"{len(errors):>7}{sum(r.dropped for r, _ in done):>8}"
-                f"{min_median([cpu / r.seconds * 1000 / count for r, cpu in done], 2):>13}"
-                f"{min_median([cpu / max(1, r.answered) * 1e3 for r, cpu in done], 2):>11}"
-                f"{min_median([ms(r.lag, 0.99) for r, _ in done], 0):>12}"
-                f"{min_median([r.cpu / (r.seconds + 1) * 100 for r, _ in done], 0):>10}"
+            figures = "".join(
+                f"{min_median([figure(r, cpu, count) for r, cpu in done], digits):>{width}}"
+                for _, width, figure, digits in COLUMNS
             )
+            dropped = sum(r.dropped for r, _ in done)
+            print(f"{count:>6} {server.kind:<10}{figures}{len(errors):>7}{dropped:>8}")
             print(
-                f"{'':>17}worker RSS MB {', '.join(f'{x:.0f}' for x in rss[server])} at the start,"
+                f"{'':>7}worker RSS MB {', '.join(f'{x:.0f}' for x in rss[server])} at the start,"
                 f" {', '.join(f'{x:.0f}' for x in rss_end)} at the end; "
-                f"{sum(r.answered for r, _ in done) / len(done) / (seconds):.0f} answers/s"
-                + (f"; first errors: {errors[:2]}" if errors else "")
+                f"{sum(r.answered for r, _ in done) / len(done) / seconds:.0f} answers/s"
+                f" of {sum(r.scheduled for r, _ in done) / len(done) / seconds:.0f} scheduled;"
+                f" {sum(r.opened for r, _ in done) / max(1, sum(r.answered for r, _ in done)):.2f}"
+                " connections opened per answer" + (f"; first errors: {errors[:2]}" if errors else "")
             )
     for made in tables.values():
         for table in made:

@@ -250,6 +250,8 @@ class Open:
     # how late the generator woke for a request it was free to send
     lag: list[float] = field(default_factory=list)
     cpu: float = 0.0  # the generator's own CPU seconds
+    wall: float = 0.0  # from the first scheduled request to the last answer (or the end of the drain)
+    opened: int = 0  # connections the phones opened
 
     @property
     def answered(self) -> int:
@@ -321,9 +323,11 @@ async def open_loop(tables: list[Table], seconds: float, drain: float = 10.0) ->
             dues = _dues(start + rng.uniform(0, POLL_EVERY), POLL_EVERY, end)
             run.scheduled += len(dues)
             tasks.append(asyncio.ensure_future(spectator(table, phone, dues)))
-    cpu_before = time.process_time()
+    cpu_before, opened_before = time.process_time(), Connector.opened
     _, pending = await asyncio.wait(tasks, timeout=end + drain - loop.time())
     run.cpu = time.process_time() - cpu_before
+    run.wall = loop.time() - start
+    run.opened = Connector.opened - opened_before
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
