@@ -70,7 +70,7 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
         for _ in range(runs):
             for server in (app, ref):
                 cpu = server.cpu_seconds()
-                run = await loadgen.open_loop(tables[server][:count], seconds)
+                run = await loadgen.open_loop(tables[server][:count], seconds, server.port)
                 rows[server].append((run, server.cpu_seconds() - cpu))
         for server in (app, ref):
             done = rows[server]
@@ -88,7 +88,8 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
                 f"{sum(r.answered for r, _ in done) / len(done) / seconds:.0f} answers/s"
                 f" of {sum(r.scheduled for r, _ in done) / len(done) / seconds:.0f} scheduled;"
                 f" {sum(r.opened for r, _ in done) / max(1, sum(r.answered for r, _ in done)):.2f}"
-                " connections opened per answer" + (f"; first errors: {errors[:2]}" if errors else "")
+                " connections opened per answer; accept queue up to"
+                f" {max(r.backlog for r, _ in done)}" + (f"; first errors: {errors[:2]}" if errors else "")
             )
     for made in tables.values():
         for table in made:

@@ -236,6 +236,17 @@ async def closed_loop(tables: list[Table], kind: str, seconds: float) -> Closed:
     return Closed(latencies, errors, loop.time() - begin)
 
 
+def accept_queue(port: int) -> int:
+    """Connections waiting in the accept queue of the server listening on 127.0.0.1:``port``."""
+    local = f"0100007F:{port:04X}"
+    with open("/proc/net/tcp") as table:
+        for line in table:
+            fields = line.split()
+            if fields[1] == local and fields[3] == "0A":  # LISTEN: rx_queue is the accept queue
+                return int(fields[4].split(":")[1], 16)
+    return 0
+
+
 @dataclass
 class Open:
     """An open-loop run of tables on their schedule."""
@@ -252,6 +263,7 @@ class Open:
     cpu: float = 0.0  # the generator's own CPU seconds
     wall: float = 0.0  # from the first scheduled request to the last answer (or the end of the drain)
     opened: int = 0  # connections the phones opened
+    backlog: int = 0  # the most connections seen waiting for the server to accept them
 
     @property
     def answered(self) -> int:
@@ -267,8 +279,11 @@ def _dues(first: float, every: float, end: float) -> list[float]:
     return [first + every * k for k in range(int((end - first) / every) + 1) if first + every * k < end]
 
 
-async def open_loop(tables: list[Table], seconds: float, drain: float = 10.0) -> Open:
-    """Drive ``tables`` on their schedule for ``seconds``; answers still missing ``drain`` s later are dropped."""
+async def open_loop(tables: list[Table], seconds: float, port: int, drain: float = 10.0) -> Open:
+    """Drive ``tables`` on their schedule for ``seconds``; answers still missing ``drain`` s later are dropped.
+
+    Once a second the server's accept queue (``port``) is read from /proc/net/tcp.
+    """
     loop = asyncio.get_running_loop()
     run = Open(seconds)
     rng = random.Random(len(tables))
@@ -323,8 +338,16 @@ async def open_loop(tables: list[Table], seconds: float, drain: float = 10.0) ->
             dues = _dues(start + rng.uniform(0, POLL_EVERY), POLL_EVERY, end)
             run.scheduled += len(dues)
             tasks.append(asyncio.ensure_future(spectator(table, phone, dues)))
+
+    async def watch_backlog() -> None:
+        while True:
+            run.backlog = max(run.backlog, accept_queue(port))
+            await asyncio.sleep(1.0)
+
+    watcher = asyncio.ensure_future(watch_backlog())
     cpu_before, opened_before = time.process_time(), Connector.opened
     _, pending = await asyncio.wait(tasks, timeout=end + drain - loop.time())
+    watcher.cancel()
     run.cpu = time.process_time() - cpu_before
     run.wall = loop.time() - start
     run.opened = Connector.opened - opened_before
