@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import loadgen  # noqa: E402
 from load import ms, raise_file_limit, table_rows  # noqa: E402
-from servers import Served, min_median  # noqa: E402
+from servers import Served, machine_busy_seconds, min_median, own_cpu_seconds  # noqa: E402
 
 CLIENTS = 8
 
@@ -50,6 +50,8 @@ async def closed_rows(app: Served, ref: Served, before: Served, runs: int, secon
     for server in tables:  # warm up: every thread opens its connection, every cache fills
         for kind in ("tap", "check"):
             await loadgen.closed_loop(tables[server], kind, 1.0)
+    busy, mine, began = machine_busy_seconds(), own_cpu_seconds(), time.monotonic()
+    served = sum(server.cpu_seconds() for server in tables)
     print(f"\n{CLIENTS} clients, closed loop, {seconds:g} s per run; min/median of {runs} runs")
     print(f"{'':<34}{'app':>14}{'reference':>14}{'app/ref':>12}")
     found: dict[str, dict[Served, dict[str, list[float]]]] = {}
@@ -76,6 +78,9 @@ async def closed_rows(app: Served, ref: Served, before: Served, runs: int, secon
         )
         if errors:
             print(f"  errors: {len(errors)}, first: {errors[:3]}")
+    other = machine_busy_seconds() - busy - (own_cpu_seconds() - mine)
+    other -= sum(server.cpu_seconds() for server in tables) - served
+    print(f"  meanwhile other processes took {other / (time.monotonic() - began):.1f} cores on average")
     taps = found["tap"]
     print(
         f"\nthe write lock (db.immediate), scoring action at {CLIENTS} clients, the same runs:"

@@ -25,12 +25,13 @@ import os
 import resource
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import loadgen  # noqa: E402
-from servers import Served, min_median, percentile  # noqa: E402
+from servers import Served, machine_busy_seconds, min_median, percentile  # noqa: E402
 
 
 def ms(values: list[float], q: float) -> float:
@@ -67,11 +68,14 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
             made += await loadgen.open_tables(server.base, len(made), count - len(made), server is ref)
         rss = {server: server.worker_rss_mb() for server in tables}
         rows: dict[Served, list[tuple[loadgen.Open, float]]] = {app: [], ref: []}
+        others: dict[Served, list[float]] = {app: [], ref: []}
         for _ in range(runs):
             for server in (app, ref):
-                cpu = server.cpu_seconds()
+                cpu, busy, began = server.cpu_seconds(), machine_busy_seconds(), time.monotonic()
                 run = await loadgen.open_loop(tables[server][:count], seconds, server.port)
                 rows[server].append((run, server.cpu_seconds() - cpu))
+                other = machine_busy_seconds() - busy - rows[server][-1][1] - run.cpu
+                others[server].append(other / (time.monotonic() - began))
         for server in (app, ref):
             done = rows[server]
             errors = [e for run, _ in done for e in run.errors]
@@ -89,7 +93,8 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
                 f" of {sum(r.scheduled for r, _ in done) / len(done) / seconds:.0f} scheduled;"
                 f" {sum(r.opened for r, _ in done) / max(1, sum(r.answered for r, _ in done)):.2f}"
                 " connections opened per answer; accept queue up to"
-                f" {max(r.backlog for r, _ in done)}" + (f"; first errors: {errors[:2]}" if errors else "")
+                f" {max(r.backlog for r, _ in done)}; other processes took {min_median(others[server])} cores"
+                + (f"; first errors: {errors[:2]}" if errors else "")
             )
     for made in tables.values():
         for table in made:

@@ -4,8 +4,10 @@ Each phone has its own connection, as a phone has. When the server closes an idl
 one (gunicorn's keep-alive is 2 s), the phone opens another: aiohttp resends a GET
 that met a closed connection, and a tap is resent here with the same idempotency
 key (the app records it once; the reference app's insert may count twice, which
-changes nothing it measures). Bodies are not decompressed: the version a phone
-knows comes from the ETag, as the live view's does.
+changes nothing it measures). A phone gives up on a request after 10 s, as htmx's
+timeout makes it: that is an error, and the next tap goes again with the same key,
+as the unswapped page would send it. Bodies are not decompressed: the version a
+phone knows comes from the ETag, as the live view's does.
 
 Two ways to drive a server:
 - ``closed_loop``: n clients, each sending its next request when the last one is
@@ -47,6 +49,7 @@ TARGET = 1000  # the highest the form takes (TRUST.md I6): 3,000 taps do not end
 BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what a phone's browser sends
 PLAIN = {"Accept-Encoding": "identity"}  # set-up requests whose HTML is read
 TAP_EVERY, POLL_EVERY, SPECTATORS = 10.0, 2.0, 3
+TIMEOUT = 10.0  # htmx.config.timeout in templates/base.html: the phone gives up and says "not saved"
 _scripts: list[list[Event]] = []
 
 
@@ -83,7 +86,7 @@ class Phone:
             connector=Connector(),
             auto_decompress=False,
             cookie_jar=aiohttp.DummyCookieJar(),
-            timeout=aiohttp.ClientTimeout(total=30),
+            timeout=aiohttp.ClientTimeout(total=TIMEOUT),
         )
         self.cookies: dict[str, str] = {}
 
@@ -128,7 +131,7 @@ class Table:
     watch: str = ""
     token: str = ""
     reference: bool = False
-    taps: int = 0
+    key: str = ""  # the tap's idempotency key: a new one once a tap is recorded, as the swap brings
     due_of: dict[int, float] = field(default_factory=dict)  # version -> when the tap that made it was due
 
     async def tap(self) -> int:
@@ -141,12 +144,14 @@ class Table:
             event = self.script[self.version]
             path = f"/m/{self.match}/" + ("undo" if event.type == "undo" else "record")
             fields = {} if event.type == "undo" else form_for(event)
-            self.taps += 1
-            key = f"{self.match}-{self.version}-{self.taps}"
-            form = {**fields, "version": str(self.version), "key": key, "csrf_token": self.token}
+            # A tap that timed out is tapped again with the same key (the page was not swapped):
+            # if the server had recorded it, it answers with the original result (TRUST.md W2).
+            self.key = self.key or f"{self.match}-{self.version}-{random.random()}"
+            form = {**fields, "version": str(self.version), "key": self.key, "csrf_token": self.token}
             status, _, _ = await self.keeper.request("POST", path, form, {"HX-Request": "true"})
         if status == 200:
             self.version += 1
+            self.key = ""
         return status
 
     async def check(self, phone: Phone, seen: int) -> tuple[int, int]:

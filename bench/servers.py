@@ -127,6 +127,13 @@ def own_cpu_seconds() -> float:
     return sum(int(x) for x in _stat(os.getpid())[11:13]) / TICK
 
 
+def machine_busy_seconds() -> float:
+    """CPU time all cores have been busy so far (/proc/stat): with the servers' and the generator's
+    own, it tells how much other processes took from a run."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / TICK  # all but idle and iowait
+
+
 def min_median(values: list[float], digits: int = 1) -> str:
     """``min/median`` of a figure's runs (issue 14: every figure is min/median of 3 runs)."""
     if not values:
