@@ -1,16 +1,26 @@
-"""Fill a database with 10,000 finished matches and time the history pages (server time, in-process).
+"""Fill a database with 10,000 finished matches and time the history pages through a real server.
 
-Run: python bench/history.py [--matches 10000]
+Run: python bench/history.py [--matches 10000] [--runs 3]
 Goals (issue 4): the match list, a match page, a player page and the hand checker each under
 50 ms; a match page's cost independent of how many other matches are stored (timed at 100
 and at the full count). The matches come from the engine: 60 real matches played by random
 legal play to the end (2-4 players, realistic rounds), each stored many times under different
 players from a pool of 40 names, with their figures worked out as the app does.
+
+Each database is served by ``scorekeeper serve`` (gunicorn, 1 worker x 8 threads, as by
+default) and asked over loopback by one phone (bench/loadgen.py), so the times are round
+trips, not in-process calls. Before any timing every route is asked once for another
+target, by 16 phones at once (templates compiled, every thread's connection open): "first"
+is then the first request for a match, player or hand not asked before, and "median" the
+median of the next 15. Each figure is min/median of ``--runs`` runs (a new target each run
+where the route has one; the two databases' runs interleaved), with the server's CPU per
+request (read from /proc in clock ticks of 10 ms: over 16 requests, good to about 0.6 ms).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
 import statistics
@@ -20,8 +30,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
+import loadgen  # noqa: E402
+from servers import SECRET, Served, min_median  # noqa: E402
 from simulate import random_events  # noqa: E402
 
 from scorekeeper.matchfile import write_event  # noqa: E402
@@ -65,9 +77,7 @@ def play_templates(rng: random.Random) -> list[dict]:
 
 def fill(db_path: str, count: int, templates: list[dict], rng: random.Random) -> list[str]:
     """Store ``count`` finished matches in one transaction; return their ids."""
-    app = create_app(
-        {"DATABASE": db_path, "SECRET_KEY": "bench-history-secret-key-0123456789", "WTF_CSRF_ENABLED": False}
-    )
+    app = create_app({"DATABASE": db_path, "SECRET_KEY": SECRET, "WTF_CSRF_ENABLED": False})
     ids = []
     with app.app_context():
         db = get_db()
@@ -117,42 +127,88 @@ def fill(db_path: str, count: int, templates: list[dict], rng: random.Random) ->
     return ids
 
 
-def timed(client, path: str, runs: int = 15) -> tuple[float, float]:
-    """(first request, median of the next ``runs``) in milliseconds."""
-    start = time.perf_counter()
-    response = client.get(path)
-    first = (time.perf_counter() - start) * 1e3
-    assert response.status_code == 200, (path, response.status_code)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        client.get(path)
-        times.append((time.perf_counter() - start) * 1e3)
-    return first, statistics.median(times)
+HANDS = (
+    "hand1=9s+7s+5s+4s+2s&hand2=Qh+9h+7h+4h+2h&hand3=Ac+Kd+Qc+Js+Tc&hand4=8d+8c+3h+3s+2d",
+    "hand1=As+Ks+Qs+Js+9s&hand2=Th+Td+Tc+4h+4s&hand3=6c+6d+8h+8s+2d&hand4=3c+4d+5h+6s+7d",
+    "hand1=Kh+Kd+2c+2d+9h&hand2=5s+5h+5d+Jc+Qd&hand3=Ah+Qh+8h+6h+3h&hand4=7c+7d+7h+7s+Kc",
+    "hand1=2c+3c+4c+5c+6c&hand2=9d+9h+Jc+Js+Ad&hand3=Tc+Jd+Qh+Ks+Ah&hand4=4s+4d+8c+Qs+Kh",
+)
 
 
-def measure(db_path: str, ids: list[str]) -> dict[str, tuple[float, float]]:
-    app = create_app(
-        {"DATABASE": db_path, "SECRET_KEY": "bench-history-secret-key-0123456789", "WTF_CSRF_ENABLED": False}
-    )
-    client = app.test_client()
-    middle = ids[len(ids) // 2]
-    hands = "hand1=9s+7s+5s+4s+2s&hand2=Qh+9h+7h+4h+2h&hand3=Ac+Kd+Qc+Js+Tc&hand4=8d+8c+3h+3s+2d"
+def routes(ids: list[str], run: int) -> dict[str, str]:
+    """Each route's target for a run; run -1 is the warm-up's, asked of no timed run."""
+    match = ids[len(ids) // 2 + run]
+    person = 8 + run
     return {
-        "match list (page 1)": timed(client, "/"),
-        "match list, one player": timed(client, "/?player=7"),
-        "match page (sheet, chart, log)": timed(client, f"/m/{middle}/history"),
-        "the table of a match": timed(client, f"/m/{middle}"),
-        "a step of a match": timed(client, f"/m/{middle}/at/40"),
-        "player page": timed(client, "/players/7"),
-        "players": timed(client, "/players"),
-        "hand checker, four hands": timed(client, f"/hands?{hands}"),
+        "match list (page 1)": "/" if run >= 0 else "/?page=2",
+        "match list, one player": f"/?player={person}",
+        "match page (sheet, chart, log)": f"/m/{match}/history",
+        "the table of a match": f"/m/{match}",
+        "a step of a match": f"/m/{match}/at/40",
+        "player page": f"/players/{person}",
+        "players": "/players",
+        "hand checker, four hands": f"/hands?{HANDS[run + 1]}",
     }
+
+
+async def warm_up(server: Served, ids: list[str]) -> None:
+    phones = [loadgen.Phone(server.base) for _ in range(16)]
+    for path in routes(ids, -1).values():
+        replies = await asyncio.gather(*(phone.request("GET", path) for phone in phones))
+        assert all(status == 200 for status, _, _ in replies), (path, [r[0] for r in replies])
+    for phone in phones:
+        await phone.close()
+
+
+async def measure(server: Served, ids: list[str], run: int) -> dict[str, tuple[float, float, float]]:
+    """Each route: (first request, median of the next 15) in ms, and the server's CPU ms per request."""
+    phone = loadgen.Phone(server.base)
+    found = {}
+    for name, path in routes(ids, run).items():
+        times = []
+        cpu = server.cpu_seconds()
+        for _ in range(16):
+            start = time.perf_counter()
+            status, _, _ = await phone.request("GET", path)
+            times.append((time.perf_counter() - start) * 1e3)
+            assert status == 200, (path, status)
+        found[name] = (times[0], statistics.median(times[1:]), (server.cpu_seconds() - cpu) / 16 * 1e3)
+    await phone.close()
+    return found
+
+
+async def measure_both(paths: dict[str, str], ids: dict[str, list[str]], runs: int) -> None:
+    servers = {name: Served("app", Path(path)).start() for name, path in paths.items()}
+    try:
+        for name, server in servers.items():
+            await warm_up(server, ids[name])
+        found: dict[str, list[dict]] = {name: [] for name in servers}
+        for run in range(runs):
+            for name, server in servers.items():
+                found[name].append(await measure(server, ids[name], run))
+    finally:
+        for server in servers.values():
+            server.stop()
+    big, small = found["big"], found["small"]
+    print(
+        f"{'round trip on loopback, ms':<34}{'first':>12}{'median':>12}{'CPU ms/req':>12}"
+        f"   {'100 stored: first':>18}{'median':>12}"
+    )
+
+    def figure(runs_found: list[dict], route: str, i: int, digits: int = 1) -> str:
+        return min_median([r[route][i] for r in runs_found], digits)
+
+    for route in big[0]:
+        print(
+            f"{route:<34}{figure(big, route, 0):>12}{figure(big, route, 1):>12}{figure(big, route, 2, 2):>12}"
+            f"   {figure(small, route, 0):>18}{figure(small, route, 1):>12}"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     rng = random.Random(2026)
     start = time.perf_counter()
@@ -163,18 +219,17 @@ def main() -> None:
         f"{TEMPLATES} matches played to the end by the engine: {events:.0f} events, {rounds:.1f} rounds on average"
     )
     workdir = Path(tempfile.mkdtemp(prefix="bench-history-"))
-    small_ids = fill(str(workdir / "small.sqlite"), 100, templates, random.Random(1))
-    big_ids = fill(str(workdir / "big.sqlite"), args.matches, templates, random.Random(1))
+    paths = {"small": str(workdir / "small.sqlite"), "big": str(workdir / "big.sqlite")}
+    ids = {
+        "small": fill(paths["small"], 100, templates, random.Random(1)),
+        "big": fill(paths["big"], args.matches, templates, random.Random(1)),
+    }
     size = (workdir / "big.sqlite").stat().st_size / 1e6
     print(
-        f"filled {args.matches:,} finished matches ({size:.0f} MB) in {time.perf_counter() - start:.0f} s\n"
+        f"filled {args.matches:,} finished matches ({size:.0f} MB) in {time.perf_counter() - start:.0f} s;"
+        f" gunicorn 1 worker x 8 threads; min/median of {args.runs} runs\n"
     )
-    small = measure(str(workdir / "small.sqlite"), small_ids)
-    big = measure(str(workdir / "big.sqlite"), big_ids)
-    print(f"{'server time, ms':<34}{'first':>8}{'median':>8}   {'with 100 stored: first':>22}{'median':>8}")
-    for name, (first, median) in big.items():
-        s_first, s_median = small[name]
-        print(f"{name:<34}{first:>8.1f}{median:>8.1f}   {s_first:>22.1f}{s_median:>8.1f}")
+    asyncio.run(measure_both(paths, ids, args.runs))
     print(
         f"\ngoal: each under 50 ms with {args.matches:,} matches; the match page the same with 100 or {args.matches:,}"
     )

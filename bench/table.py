@@ -1,255 +1,154 @@
-"""Serve the app with gunicorn on 127.0.0.1 and measure a scoring action and an unchanged live-view poll.
+"""Serve the app on 127.0.0.1 and measure a scoring action and an unchanged live-view check.
 
-In the same run, bench/minimal_app.py (one SQLite insert per POST, a 2 KB fragment)
-is served the same way as the reference. Prints requests/s and p50/p99 at 1, 8 and
-32 concurrent clients, the ratio to the minimal app, and the compressed bytes of the
-scoring page's first load and of one action's swap.
+In the same run, bench/minimal_app.py (one SQLite insert per POST, one row read per
+conditional GET, its connection kept per thread) is served the same way as the
+reference: the app's ``serve()``, the same workers and threads, the same client
+(bench/loadgen.py: one aiohttp connection per client, reopened when the server
+closes it). Prints requests/s, p50 and p99 at 1, 8 and 32 concurrent clients, the
+ratio to the minimal app and the server's CPU per request, each as min/median of
+``--runs`` runs (the app's and the reference's runs interleaved); then the bytes
+on the wire of the scoring page's first load (the page and every file it links)
+and of one action's swap.
 
-Run: python bench/table.py [--seconds 3]
+Run: python bench/table.py [--seconds 3] [--runs 3] [--workers 1] [--threads 8]
 Goals (issue 3): action >= 0.5x the minimal POST throughput with p99 < 50 ms at 32 clients;
 unchanged poll >= 0.5x the minimal GET; first load < 40 KB, one swap < 6 KB (compressed).
-Each client scores its own realistic match (random legal play, tests/simulate.py); a
-finished match is followed by a new one. Loopback only, bounded in time.
+Each client scores its own realistic match (random legal play, tests/simulate.py),
+started before any timing. Loopback only, bounded in time.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
 import os
-import random
-import re
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
-import time
+from html.parser import HTMLParser
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "web")]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from servertools import Phone  # noqa: E402
-from simulate import random_events  # noqa: E402
-from webtools import form_for  # noqa: E402
+import loadgen  # noqa: E402
+from servers import Served, min_median, percentile  # noqa: E402
 
-from scorekeeper.rules import Rules  # noqa: E402
-
-PLAYERS = ("Anna", "Bo", "Cia")
 CONCURRENCY = (1, 8, 32)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start(args: list[str], port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        args,
-        env={**os.environ, **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit(f"server on port {port} did not start")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(timeout=10)
-
-
-class Scorekeeper(Phone):
-    """One phone: its own session and CSRF token, scoring its own matches through the forms."""
-
-    def __init__(self, port: int, seed: int) -> None:
-        super().__init__(port)
-        self.rng = random.Random(seed)
-        self.new_match()
-
-    def new_match(self) -> None:
-        form = {"name": list(PLAYERS), "dealer": "draw", "start": "1", "csrf_token": self.token}
-        response, _ = self.request("POST", "/new", form)
-        self.match = response.getheader("Location").rsplit("/", 1)[1]
-        share = self.request("GET", f"/m/{self.match}/handover")[1].decode()
-        self.watch = re.search(r"/watch\?t=([\w-]+)", share).group(1)
-        self.events, _ = random_events(PLAYERS, Rules(), self.rng.choice, 400, undo=True)
-        self.version = 0
-
-    def act(self) -> float | None:
-        """Post the next tap; None when a new match had to be started (not timed)."""
-        if self.version >= len(self.events):
-            self.new_match()
-            return None
-        event = self.events[self.version]
-        path = f"/m/{self.match}/" + ("undo" if event.type == "undo" else "record")
-        fields = {} if event.type == "undo" else form_for(event)
-        body = {**fields, "version": str(self.version), "csrf_token": self.token}
-        start = time.perf_counter()
-        response, _ = self.request("POST", path, body, {"HX-Request": "true"})
-        took = time.perf_counter() - start
-        if response.status != 200:
-            raise SystemExit(f"action refused with {response.status} at version {self.version}")
-        self.version += 1
-        return took
-
-    def poll(self) -> float:
-        start = time.perf_counter()
-        response, _ = self.request(
-            "GET",
-            f"/watch/board?t={self.watch}",
-            headers={"HX-Request": "true", "If-None-Match": f'"v{self.version}"'},
-        )
-        took = time.perf_counter() - start
-        if response.status != 304:
-            raise SystemExit(f"an unchanged poll answered {response.status}")
-        return took
-
-
-class Minimal:
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def _timed(self, method: str, path: str) -> float:
-        start = time.perf_counter()
-        self.conn.request(method, path, "" if method == "POST" else None)
-        response = self.conn.getresponse()
-        response.read()
-        if response.status != 200:
-            raise SystemExit(f"minimal app answered {response.status}")
-        return time.perf_counter() - start
-
-    def act(self) -> float:
-        return self._timed("POST", "/act")
-
-    def poll(self) -> float:
-        return self._timed("GET", "/poll")
-
-
-def run(clients: list, kind: str, seconds: float) -> tuple[float, float, float]:
-    """Closed loop: every client repeats ``kind`` for ``seconds``; return (req/s, p50 ms, p99 ms)."""
-    latencies: list[list[float]] = [[] for _ in clients]
-    stop_at = time.perf_counter() + seconds
-
-    def loop(i: int) -> None:
-        while time.perf_counter() < stop_at:
-            took = getattr(clients[i], kind)()
-            if took is not None:
-                latencies[i].append(took)
-
-    threads = [threading.Thread(target=loop, args=(i,)) for i in range(len(clients))]
-    begin = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - begin
-    all_ = sorted(x for per in latencies for x in per)
-    p99 = all_[min(len(all_) - 1, int(len(all_) * 0.99))]
-    return len(all_) / elapsed, statistics.median(all_) * 1e3, p99 * 1e3
-
-
-def sizes(port: int) -> None:
-    """Compressed bytes of the scoring page's first load and of one action's swap."""
-    keeper = Scorekeeper(port, seed=99)
-    for _ in range(3):
-        keeper.act()
-    page_response, page = keeper.request("GET", f"/m/{keeper.match}", headers={"Accept-Encoding": "br, gzip"})
-    total = keeper.wire_bytes
-    rows = [("scoring page HTML", keeper.wire_bytes, page_response.getheader("Content-Encoding"))]
-    for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', page.decode()):
-        response, _ = keeper.request("GET", asset, headers={"Accept-Encoding": "br, gzip"})
-        rows.append((asset, keeper.wire_bytes, response.getheader("Content-Encoding")))
-        total += keeper.wire_bytes
-    event = keeper.events[keeper.version]
-    response, swap = keeper.request(
-        "POST",
-        f"/m/{keeper.match}/" + ("undo" if event.type == "undo" else "record"),
-        {
-            **({} if event.type == "undo" else form_for(event)),
-            "version": str(keeper.version),
-            "csrf_token": keeper.token,
-        },
-        {"HX-Request": "true", "Accept-Encoding": "br, gzip"},
-    )
-    print("\nbytes on the wire (Accept-Encoding: br, gzip)")
-    for name, size, encoding in rows:
-        print(f"  {name:<44} {size:>7,} B  {encoding or 'identity'}")
-    print(f"  {'first load in total':<44} {total:>7,} B  goal < 40,960")
-    swapped = keeper.wire_bytes
+async def rows(app: Served, ref: Served, runs: int, seconds: float) -> None:
+    tables = {
+        app: await loadgen.open_tables(app.base, 0, max(CONCURRENCY), reference=False),
+        ref: await loadgen.open_tables(ref.base, 0, max(CONCURRENCY), reference=True),
+    }
+    for server in tables:  # warm up: every thread opens its connection, every cache fills
+        for kind in ("tap", "check"):
+            await loadgen.closed_loop(tables[server], kind, 1.0)
     print(
-        f"  {'one action swap (#table fragment)':<44} {swapped:>7,} B  goal < 6,144 ({response.getheader('Content-Encoding')})"
+        f"{'what':<28}{'clients':>8}{'req/s':>11}{'p50 ms':>12}{'p99 ms':>13}{'CPU ms/req':>12}"
+        f"{'ref req/s':>11}{'ref p99':>12}{'ref CPU':>10}{'ratio':>11}"
     )
-    print(f"  {'  the same, uncompressed':<44} {len(swap):>7,} B")
+    for kind, label in (("tap", "scoring action (POST)"), ("check", "unchanged live poll (GET)")):
+        for n in CONCURRENCY:
+            got: dict[Served, dict[str, list[float]]] = {
+                s: {"rate": [], "p50": [], "p99": [], "cpu": []} for s in tables
+            }
+            errors: list[str] = []
+            for _ in range(runs):
+                for server in tables:
+                    cpu = server.cpu_seconds()
+                    run = await loadgen.closed_loop(tables[server][:n], kind, seconds)
+                    times = sorted(run.latencies)
+                    got[server]["rate"].append(run.rate)
+                    got[server]["p50"].append(statistics.median(times) * 1e3 if times else float("nan"))
+                    got[server]["p99"].append(percentile(times, 0.99) * 1e3)
+                    got[server]["cpu"].append((server.cpu_seconds() - cpu) / max(1, len(times)) * 1e3)
+                    errors += run.errors
+            ratio = [a / r for a, r in zip(got[app]["rate"], got[ref]["rate"], strict=True)]
+            print(
+                f"{label:<28}{n:>8}{min_median(got[app]['rate'], 0):>11}{min_median(got[app]['p50']):>12}"
+                f"{min_median(got[app]['p99']):>13}{min_median(got[app]['cpu'], 2):>12}"
+                f"{min_median(got[ref]['rate'], 0):>11}{min_median(got[ref]['p99']):>12}"
+                f"{min_median(got[ref]['cpu'], 2):>10}{min_median(ratio, 2):>11}"
+            )
+            if errors:
+                print(f"  errors: {len(errors)}, first: {errors[:3]}")
+    for made in tables.values():
+        for table in made:
+            await table.close()
+
+
+class Linked(HTMLParser):
+    """The files a browser fetches on a first load: stylesheets, scripts, icons, the manifest, images."""
+
+    FETCHED = {"stylesheet", "icon", "manifest"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paths: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "link" and set((a.get("rel") or "").split()) & self.FETCHED and a.get("href"):
+            self.paths.append(a["href"])
+        elif tag in ("script", "img") and a.get("src"):
+            self.paths.append(a["src"])
+
+
+async def sizes(app: Served) -> None:
+    """Bytes on the wire (as a phone's browser asks: gzip, deflate, br, zstd) of a first load and a swap."""
+    (table,) = await loadgen.open_tables(app.base, 1000, 1, reference=False)
+    for _ in range(3):
+        await table.tap()
+    keeper = table.keeper
+    page = (await keeper.request("GET", f"/m/{table.match}", headers=loadgen.PLAIN))[2].decode()
+    linked = Linked()
+    linked.feed(page)
+    print(f"\nbytes on the wire (Accept-Encoding: {loadgen.BROWSER['Accept-Encoding']})")
+    total = 0
+    for path in [f"/m/{table.match}", *linked.paths]:
+        status, headers, body = await keeper.request("GET", path)
+        name = "scoring page HTML" if path.startswith("/m/") else path
+        print(f"  {name:<52} {len(body):>7,} B  {headers.get('Content-Encoding', 'identity')}  ({status})")
+        total += len(body)
+    print(f"  {'first load in total':<52} {total:>7,} B  goal < 40,960")
+    event = table.script[table.version]
+    fields = {} if event.type == "undo" else loadgen.form_for(event)
+    path = f"/m/{table.match}/" + ("undo" if event.type == "undo" else "record")
+    form = {**fields, "version": str(table.version), "key": "sizes", "csrf_token": table.token}
+    status, headers, swap = await keeper.request("POST", path, form, {"HX-Request": "true"})
+    encoding = headers.get("Content-Encoding", "identity")
+    print(
+        f"  {'one action swap (#table fragment)':<52} {len(swap):>7,} B  goal < 6,144 ({encoding}, {status})"
+    )
+    await table.close()
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="bench-table-"))
+    app = Served("app", workdir / "app.sqlite", args.workers, args.threads).start()
+    ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads).start()
+    try:
+        print(
+            f"gunicorn gthread, {args.workers} worker(s) x {args.threads} threads for both; {args.seconds:g} s per run;"
+            f" min/median of {args.runs} runs; loopback; {os.cpu_count()} cores shared with the client;"
+            f" load average {os.getloadavg()[0]:.1f}"
+        )
+        loadgen.scripts()
+        await rows(app, ref, args.runs, args.seconds)
+        await sizes(app)
+    finally:
+        app.stop()
+        ref.stop()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=3.0)
-    args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="bench-table-"))
-    app_port, minimal_port = free_port(), free_port()
-    gunicorn = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--workers",
-        "1",
-        "--threads",
-        "8",
-        "--worker-class",
-        "gthread",
-    ]
-    app = start(
-        [
-            sys.executable,
-            "-m",
-            "scorekeeper.web.cli",
-            "serve",
-            "--port",
-            str(app_port),
-            "--db",
-            str(workdir / "app.sqlite"),
-        ],
-        app_port,
-        {},
-    )
-    minimal = start(
-        [*gunicorn, "--bind", f"127.0.0.1:{minimal_port}", "--chdir", str(ROOT / "bench"), "minimal_app:app"],
-        minimal_port,
-        {"MINIMAL_DATABASE": str(workdir / "minimal.sqlite")},
-    )
-    try:
-        print(
-            f"gunicorn, 1 worker x 8 threads each; {args.seconds:.0f} s per row; loopback; this machine: {os.cpu_count()} cores"
-        )
-        print(
-            f"{'what':<28}{'clients':>8}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'ref req/s':>11}{'ratio':>7}"
-        )
-        for kind, label in (("act", "scoring action (POST)"), ("poll", "unchanged live poll (GET)")):
-            for n in CONCURRENCY:
-                ours = run([Scorekeeper(app_port, seed=i) for i in range(n)], kind, args.seconds)
-                ref = run([Minimal(minimal_port) for _ in range(n)], kind, args.seconds)
-                print(
-                    f"{label:<28}{n:>8}{ours[0]:>10.0f}{ours[1]:>9.1f}{ours[2]:>9.1f}{ref[0]:>11.0f}{ours[0] / ref[0]:>7.2f}"
-                )
-        sizes(app_port)
-    finally:
-        stop(app)
-        stop(minimal)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=8)
+    asyncio.run(main_async(parser.parse_args()))
 
 
 if __name__ == "__main__":

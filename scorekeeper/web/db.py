@@ -3,11 +3,13 @@
 One connection per thread, kept open across requests (closing the last
 connection to a WAL database checkpoints it, which cost more than the whole
 request); every write runs in ``BEGIN IMMEDIATE`` so that concurrent writers
-queue on the busy timeout instead of failing (TRUST.md R3).
+queue instead of failing (TRUST.md R3), and they queue on a lock of their own
+before it (``write_lock``), not in SQLite's busy handler, which sleeps.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 import threading
@@ -158,16 +160,67 @@ def _refuse_writes_if_unsound() -> None:
         abort(503)
 
 
+# One lock per database file, shared by every app and thread of the process (a lock is
+# per process by nature, like the connections above); a forked worker starts with none.
+_thread_locks: dict[str, threading.Lock] = {}
+os.register_at_fork(after_in_child=_thread_locks.clear)
+
+
+@contextmanager
+def write_lock(db: Database) -> Iterator[None]:
+    """Hold the database's write lock: first among this process's threads, then among processes.
+
+    A writer that finds SQLite's lock taken sleeps in the busy handler (1, 2, 5 ...
+    up to 100 ms a time) and tries again, so under contention a tap waits far
+    longer than the writes before it took. Queued here, the next writer wakes
+    the moment the lock is free. Processes queue on an ``flock`` of
+    ``<db>.write-lock``, opened for each write: a descriptor inherited across
+    gunicorn's fork would share one lock between workers. The kernel drops the
+    ``flock`` of a process that dies, even by kill -9. When the lock file cannot
+    be opened (a read-only folder), SQLite's busy handler queues the writers as
+    before and SQLite says why the write fails. A thread that waits for the
+    other threads longer than the busy timeout gets SQLite's "database is locked".
+    """
+    path = db.execute("PRAGMA database_list").fetchone()[2]
+    if not path:  # an in-memory database belongs to one connection: no other writer
+        yield
+        return
+    lock = _thread_locks.setdefault(path, threading.Lock())
+    if not lock.acquire(timeout=BUSY_TIMEOUT_MS / 1000):
+        raise sqlite3.OperationalError("database is locked")
+    fd = None
+    try:
+        fd = _lock_file(path)
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # releases the flock
+        lock.release()
+
+
+def _lock_file(path: str) -> int | None:
+    """The lock file beside the database, opened (and made if need be); None if it cannot be."""
+    try:
+        return os.open(f"{path}.write-lock", os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return None
+
+
 @contextmanager
 def immediate(db: Database) -> Iterator[Database]:
     """A write transaction that takes the write lock at once (``BEGIN IMMEDIATE``)."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-        db.execute("COMMIT")
-    except BaseException:
-        db.rollback()  # also when COMMIT itself failed (a full disk): nothing is left open
-        raise
+    if db.conn.in_transaction:  # SQLite refuses a transaction within a transaction, at once
+        db.execute("BEGIN IMMEDIATE")
+    with write_lock(db):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+            db.execute("COMMIT")
+        except BaseException:
+            db.rollback()  # also when COMMIT itself failed (a full disk): nothing is left open
+            raise
 
 
 def now() -> str:

@@ -1,0 +1,142 @@
+"""What one server carries, in one run: the app beside the minimal reference app, served alike.
+
+Run: python bench/capacity.py [--seconds 3] [--table-seconds 20] [--tables 100 300 1000 2000]
+                              [--workers 2] [--threads 8] [--runs 3]
+
+Prints, each figure as min/median of ``--runs`` runs (the app's and the reference's
+runs interleaved, so that other load on the machine falls on both alike):
+- 8 clients in a closed loop: scoring actions per second against the minimal POST
+  (ratio), their p99; unchanged live-view checks (304) per second against the
+  minimal GET (ratio); the server's CPU per request; and the tap's p99 before and
+  after the write lock (bench/without_write_lock.py serves the app without it);
+- N tables on a schedule (open loop, bench/loadgen.py): each table's scorekeeper
+  taps every 10 s and its three spectators poll every 2 s. Tap p99 and the
+  spectators' update latency p95 (from the tap's scheduled time to the new board;
+  polling every 2 s alone makes that about 1.9 s), errors and dropped requests
+  (in total over the runs), the server's CPU per 1,000 tables and per request,
+  and the load generator's own lag and CPU, which say whether it kept up;
+- the app's worker RSS at the start and at the end.
+Both servers: ``serve()`` (gunicorn gthread, keep-alive 2 s), the same workers and
+threads. Loopback only; every run is bounded in time (the N-table runs drain for
+at most 10 s, after which an unanswered request counts as dropped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import loadgen  # noqa: E402
+from load import ms, raise_file_limit, table_rows  # noqa: E402
+from servers import Served, machine_busy_seconds, min_median, own_cpu_seconds  # noqa: E402
+
+CLIENTS = 8
+
+
+async def closed_rows(app: Served, ref: Served, before: Served, runs: int, seconds: float) -> None:
+    """Throughput and p99 at 8 clients: the app, the reference, and the app without its write lock."""
+    tables = {
+        app: await loadgen.open_tables(app.base, 0, CLIENTS, reference=False),
+        ref: await loadgen.open_tables(ref.base, 0, CLIENTS, reference=True),
+        before: await loadgen.open_tables(before.base, 0, CLIENTS, reference=False),
+    }
+    for server in tables:  # warm up: every thread opens its connection, every cache fills
+        for kind in ("tap", "check"):
+            await loadgen.closed_loop(tables[server], kind, 1.0)
+    busy, mine, began = machine_busy_seconds(), own_cpu_seconds(), time.monotonic()
+    served = sum(server.cpu_seconds() for server in tables)
+    print(f"\n{CLIENTS} clients, closed loop, {seconds:g} s per run; min/median of {runs} runs")
+    print(f"{'':<34}{'app':>14}{'reference':>14}{'app/ref':>12}")
+    found: dict[str, dict[Served, dict[str, list[float]]]] = {}
+    for kind, label in (("tap", "scoring action (POST)"), ("check", "unchanged live-view check")):
+        measured = (app, before, ref) if kind == "tap" else (app, ref)
+        got = found[kind] = {s: {"rate": [], "p99": [], "cpu": []} for s in measured}
+        errors: list[str] = []
+        for _ in range(runs):
+            for server in measured:
+                cpu = server.cpu_seconds()
+                run = await loadgen.closed_loop(tables[server], kind, seconds)
+                got[server]["cpu"].append((server.cpu_seconds() - cpu) / max(1, len(run.latencies)) * 1e3)
+                got[server]["rate"].append(run.rate)
+                got[server]["p99"].append(ms(run.latencies, 0.99))
+                errors += run.errors
+        ratio = [a / r for a, r in zip(got[app]["rate"], got[ref]["rate"], strict=True)]
+        print(
+            f"{label + ', req/s':<34}{min_median(got[app]['rate'], 0):>14}"
+            f"{min_median(got[ref]['rate'], 0):>14}{min_median(ratio, 2):>12}"
+        )
+        print(f"{'  p99 ms':<34}{min_median(got[app]['p99']):>14}{min_median(got[ref]['p99']):>14}")
+        print(
+            f"{'  server CPU ms per request':<34}{min_median(got[app]['cpu'], 2):>14}{min_median(got[ref]['cpu'], 2):>14}"
+        )
+        if errors:
+            print(f"  errors: {len(errors)}, first: {errors[:3]}")
+    other = machine_busy_seconds() - busy - (own_cpu_seconds() - mine)
+    other -= sum(server.cpu_seconds() for server in tables) - served
+    print(f"  meanwhile other processes took {other / (time.monotonic() - began):.1f} cores on average")
+    taps = found["tap"]
+    print(
+        f"\nthe write lock (db.immediate), scoring action at {CLIENTS} clients, the same runs:"
+        f"\n  before, writers queue in SQLite's busy handler: p99 {min_median(taps[before]['p99'])} ms,"
+        f" {min_median(taps[before]['rate'], 0)} req/s"
+        f"\n  after, writers queue on the lock:               p99 {min_median(taps[app]['p99'])} ms,"
+        f" {min_median(taps[app]['rate'], 0)} req/s"
+    )
+    for made in tables.values():
+        for table in made:
+            await table.close()
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="bench-capacity-"))
+    app = Served("app", workdir / "app.sqlite", args.workers, args.threads).start()
+    ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads).start()
+    before = Served("app-busy-handler", workdir / "before.sqlite", args.workers, args.threads).start()
+    try:
+        rss = app.worker_rss_mb()
+        print(
+            f"gunicorn gthread, {args.workers} worker(s) x {args.threads} threads for both apps; loopback;"
+            f" {os.cpu_count()} cores shared with the load generator (one process, asyncio + aiohttp)"
+            f" and whatever else runs; load average {os.getloadavg()[0]:.1f} at the start"
+        )
+        print(f"app worker RSS at the start: {', '.join(f'{x:.0f} MB' for x in rss)}")
+        loadgen.scripts()
+        await closed_rows(app, ref, before, args.runs, args.seconds)
+        before.stop()
+        await table_rows(app, ref, args.tables, args.runs, args.table_seconds)
+        rss = app.worker_rss_mb()
+        print(
+            f"\napp worker RSS at the end: {', '.join(f'{x:.0f} MB' for x in rss)};"
+            f" connections opened by the phones: {loadgen.Connector.opened:,};"
+            f" taps resent after a closed connection: {loadgen.Phone.resent};"
+            f" load average {os.getloadavg()[0]:.1f} at the end"
+        )
+    finally:
+        for server in (app, ref, before):
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=3.0, help="each closed-loop run")
+    parser.add_argument("--table-seconds", type=float, default=20.0, help="each N-table run")
+    parser.add_argument("--tables", type=int, nargs="+", default=[100, 300, 1000, 2000])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    raise_file_limit()
+    started = time.monotonic()
+    asyncio.run(main_async(args))
+    print(f"whole run {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
