@@ -24,3 +24,12 @@ def test_code_is_formatted():
 def test_core_passes_mypy_strict():
     result = run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_two_test_files_share_a_name():
+    """pytest imports test files by their name (tests/web and tests/browser are both on its path)."""
+    from collections import Counter
+    from pathlib import Path
+
+    names = Counter(p.name for p in (Path(__file__).parents[1]).rglob("test_*.py"))
+    assert [name for name, count in names.items() if count > 1] == []
