@@ -67,11 +67,12 @@ MEASURE = """
 
 # What 360 × 640 cannot hold, measured: with the one-tap grid, a step above the showdown that takes more
 # than the exchange's two lines (the show, the take-back) or a tie-break round's two-line heading pushes the
-# grid's last rows below the fold ("nobody scores" and the common hands above them stay in view).
+# grid's last rows below the fold ("nobody scores" and the common hands above them stay in view). The
+# tie-break round's banner (who plays, who sits out) costs two more rows there. Known shortfalls of issue 11.
 BELOW_THE_FOLD = {
     ("360x640", "phase 2 after a phase-1 score", "(one tap)"): {"full_house", "rare"},
     ("360x640", "the cards shown do not make the hand", "(one tap)"): {"flush", "full_house", "rare"},
-    ("360x640", "a tie-break round", "(one tap)"): {"rare"},
+    ("360x640", "a tie-break round", "(one tap)"): {"flush", "full_house", "rare"},
 }
 
 
