@@ -58,7 +58,10 @@ def server(tmp_path_factory) -> Iterator[str]:
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            # Every browser test shares this server and one address: the tests import dozens of
+            # recorded matches, far past a phone's 10 imports a minute (tests/web/test_imports.py
+            # checks that limit).
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "SCOREKEEPER_IMPORT_RATE_LIMIT": "10000 per minute"},
         )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
