@@ -73,6 +73,11 @@ BELOW_THE_FOLD = {
     ("360x640", "phase 2 after a phase-1 score", "(one tap)"): {"full_house", "rare"},
     ("360x640", "the cards shown do not make the hand", "(one tap)"): {"flush", "full_house", "rare"},
     ("360x640", "a tie-break round", "(one tap)"): {"flush", "full_house", "rare"},
+    ("360x640", "a tie-break round", "(declaration by declaration)"): {
+        "four_of_a_kind",
+        "straight_flush",
+        "royal_flush",
+    },
 }
 
 
