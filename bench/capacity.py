@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import loadgen  # noqa: E402
 from load import ms, raise_file_limit, table_rows  # noqa: E402
-from servers import Served, machine_busy_seconds, min_median, own_cpu_seconds  # noqa: E402
+from servers import Served, machine_busy_seconds, min_median, own_cpu_seconds, running  # noqa: E402
 
 CLIENTS = 8
 
@@ -94,12 +94,11 @@ async def closed_rows(app: Served, ref: Served, before: Served, runs: int, secon
             await table.close()
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    workdir = Path(tempfile.mkdtemp(prefix="bench-capacity-"))
-    app = Served("app", workdir / "app.sqlite", args.workers, args.threads).start()
-    ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads).start()
-    before = Served("app-busy-handler", workdir / "before.sqlite", args.workers, args.threads).start()
-    try:
+async def main_async(args: argparse.Namespace, workdir: Path) -> None:
+    app = Served("app", workdir / "app.sqlite", args.workers, args.threads)
+    ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads)
+    before = Served("app-busy-handler", workdir / "before.sqlite", args.workers, args.threads)
+    with running(app, ref):
         rss = app.worker_rss_mb()
         print(
             f"gunicorn gthread, {args.workers} worker(s) x {args.threads} threads for both apps; loopback;"
@@ -108,8 +107,8 @@ async def main_async(args: argparse.Namespace) -> None:
         )
         print(f"app worker RSS at the start: {', '.join(f'{x:.0f} MB' for x in rss)}")
         loadgen.scripts()
-        await closed_rows(app, ref, before, args.runs, args.seconds)
-        before.stop()
+        with running(before):
+            await closed_rows(app, ref, before, args.runs, args.seconds)
         await table_rows(app, ref, args.tables, args.runs, args.table_seconds)
         rss = app.worker_rss_mb()
         print(
@@ -118,9 +117,6 @@ async def main_async(args: argparse.Namespace) -> None:
             f" taps resent after a closed connection: {loadgen.Phone.resent};"
             f" load average {os.getloadavg()[0]:.1f} at the end"
         )
-    finally:
-        for server in (app, ref, before):
-            server.stop()
 
 
 def main() -> None:
@@ -134,7 +130,8 @@ def main() -> None:
     args = parser.parse_args()
     raise_file_limit()
     started = time.monotonic()
-    asyncio.run(main_async(args))
+    with tempfile.TemporaryDirectory(prefix="bench-capacity-") as folder:
+        asyncio.run(main_async(args, Path(folder)))
     print(f"whole run {time.monotonic() - started:.0f} s")
 
 

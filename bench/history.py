@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 import loadgen  # noqa: E402
-from servers import SECRET, Served, min_median  # noqa: E402
+from servers import SECRET, Served, min_median, running  # noqa: E402
 from simulate import random_events  # noqa: E402
 
 from scorekeeper.matchfile import write_event  # noqa: E402
@@ -178,17 +178,14 @@ async def measure(server: Served, ids: list[str], run: int) -> dict[str, tuple[f
 
 
 async def measure_both(paths: dict[str, str], ids: dict[str, list[str]], runs: int) -> None:
-    servers = {name: Served("app", Path(path)).start() for name, path in paths.items()}
-    try:
+    servers = {name: Served("app", Path(path)) for name, path in paths.items()}
+    with running(*servers.values()):
         for name, server in servers.items():
             await warm_up(server, ids[name])
         found: dict[str, list[dict]] = {name: [] for name in servers}
         for run in range(runs):
             for name, server in servers.items():
                 found[name].append(await measure(server, ids[name], run))
-    finally:
-        for server in servers.values():
-            server.stop()
     big, small = found["big"], found["small"]
     print(
         f"{'round trip on loopback, ms':<34}{'first':>12}{'median':>12}{'CPU ms/req':>12}"
@@ -205,6 +202,20 @@ async def measure_both(paths: dict[str, str], ids: dict[str, list[str]], runs: i
         )
 
 
+def fill_and_measure(workdir: Path, templates: list[dict], args: argparse.Namespace, start: float) -> None:
+    paths = {"small": str(workdir / "small.sqlite"), "big": str(workdir / "big.sqlite")}
+    ids = {
+        "small": fill(paths["small"], 100, templates, random.Random(1)),
+        "big": fill(paths["big"], args.matches, templates, random.Random(1)),
+    }
+    size = (workdir / "big.sqlite").stat().st_size / 1e6
+    print(
+        f"filled {args.matches:,} finished matches ({size:.0f} MB) in {time.perf_counter() - start:.0f} s;"
+        f" gunicorn 1 worker x 8 threads; min/median of {args.runs} runs\n"
+    )
+    asyncio.run(measure_both(paths, ids, args.runs))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=10_000)
@@ -218,18 +229,8 @@ def main() -> None:
     print(
         f"{TEMPLATES} matches played to the end by the engine: {events:.0f} events, {rounds:.1f} rounds on average"
     )
-    workdir = Path(tempfile.mkdtemp(prefix="bench-history-"))
-    paths = {"small": str(workdir / "small.sqlite"), "big": str(workdir / "big.sqlite")}
-    ids = {
-        "small": fill(paths["small"], 100, templates, random.Random(1)),
-        "big": fill(paths["big"], args.matches, templates, random.Random(1)),
-    }
-    size = (workdir / "big.sqlite").stat().st_size / 1e6
-    print(
-        f"filled {args.matches:,} finished matches ({size:.0f} MB) in {time.perf_counter() - start:.0f} s;"
-        f" gunicorn 1 worker x 8 threads; min/median of {args.runs} runs\n"
-    )
-    asyncio.run(measure_both(paths, ids, args.runs))
+    with tempfile.TemporaryDirectory(prefix="bench-history-") as folder:
+        fill_and_measure(Path(folder), templates, args, start)
     print(
         f"\ngoal: each under 50 ms with {args.matches:,} matches; the match page the same with 100 or {args.matches:,}"
     )

@@ -16,6 +16,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,6 +122,19 @@ class Served:
             except OSError:
                 continue
         return sizes
+
+
+@contextmanager
+def running(*servers: Served) -> Iterator[None]:
+    """Start the servers; stop every one that started, whatever happens."""
+    started: list[Served] = []
+    try:
+        for server in servers:
+            started.append(server.start())
+        yield
+    finally:
+        for server in started:
+            server.stop()
 
 
 def own_cpu_seconds() -> float:

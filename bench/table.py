@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import loadgen  # noqa: E402
-from servers import Served, min_median, percentile  # noqa: E402
+from servers import Served, min_median, percentile, running  # noqa: E402
 
 CONCURRENCY = (1, 8, 32)
 
@@ -124,11 +124,10 @@ async def sizes(app: Served) -> None:
     await table.close()
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    workdir = Path(tempfile.mkdtemp(prefix="bench-table-"))
-    app = Served("app", workdir / "app.sqlite", args.workers, args.threads).start()
-    ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads).start()
-    try:
+async def main_async(args: argparse.Namespace, workdir: Path) -> None:
+    app = Served("app", workdir / "app.sqlite", args.workers, args.threads)
+    ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads)
+    with running(app, ref):
         print(
             f"gunicorn gthread, {args.workers} worker(s) x {args.threads} threads for both; {args.seconds:g} s per run;"
             f" min/median of {args.runs} runs; loopback; {os.cpu_count()} cores shared with the client;"
@@ -137,9 +136,6 @@ async def main_async(args: argparse.Namespace) -> None:
         loadgen.scripts()
         await rows(app, ref, args.runs, args.seconds)
         await sizes(app)
-    finally:
-        app.stop()
-        ref.stop()
 
 
 def main() -> None:
@@ -148,7 +144,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--threads", type=int, default=8)
-    asyncio.run(main_async(parser.parse_args()))
+    with tempfile.TemporaryDirectory(prefix="bench-table-") as folder:
+        asyncio.run(main_async(parser.parse_args(), Path(folder)))
 
 
 if __name__ == "__main__":

@@ -187,7 +187,7 @@ def write_lock(db: Database) -> Iterator[None]:
         return
     lock = _thread_locks.setdefault(path, threading.Lock())
     if not lock.acquire(timeout=BUSY_TIMEOUT_MS / 1000):
-        raise sqlite3.OperationalError("database is locked")
+        raise _busy()
     fd = None
     try:
         fd = _lock_file(path)
@@ -198,6 +198,14 @@ def write_lock(db: Database) -> Iterator[None]:
         if fd is not None:
             os.close(fd)  # releases the flock
         lock.release()
+
+
+def _busy() -> sqlite3.OperationalError:
+    """SQLite's "database is locked", with its code (SQLITE_BUSY), as its busy timeout raises it."""
+    error = sqlite3.OperationalError("database is locked")
+    error.sqlite_errorcode = sqlite3.SQLITE_BUSY
+    error.sqlite_errorname = "SQLITE_BUSY"
+    return error
 
 
 def _lock_file(path: str) -> int | None:

@@ -82,6 +82,26 @@ def test_a_second_process_waits_on_the_lock_file_beside_the_database(tmp_path):
     assert (tmp_path / "w.sqlite.write-lock").exists()
 
 
+def test_a_thread_that_waits_past_the_busy_timeout_gets_sqlites_own_busy_error(tmp_path, monkeypatch):
+    path = str(tmp_path / "w.sqlite")
+    setup(path)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
+    inside, release = threading.Event(), threading.Event()
+    first = threading.Thread(target=_hold, args=(path, inside, release))
+    first.start()
+    try:
+        assert inside.wait(30)
+        second = writer(path)
+        with pytest.raises(sqlite3.OperationalError, match="database is locked") as raised:
+            with database.immediate(second):
+                pass
+        second.close()
+    finally:
+        release.set()
+        first.join()
+    assert raised.value.sqlite_errorcode == sqlite3.SQLITE_BUSY  # what callers test (db.is_locked)
+
+
 def test_without_a_lock_file_writes_still_go_through_sqlite_alone(tmp_path):
     path = str(tmp_path / "w.sqlite")
     setup(path)
