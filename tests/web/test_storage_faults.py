@@ -306,7 +306,9 @@ def test_starting_on_a_read_only_folder_prints_one_line_and_exits_non_zero(tmp_p
     with read_only(folder):
         started = serve(folder / "scores.sqlite")
     assert_one_line(started, "the database file or its folder is read-only", str(folder / "scores.sqlite"))
-    assert sorted(p.name for p in folder.iterdir()) == (["scores.sqlite"] if existing else [])
+    assert sorted(p.name for p in folder.iterdir()) == (
+        ["scores.sqlite", "scores.sqlite.write-lock"] if existing else []
+    )
 
 
 def test_starting_where_the_database_cannot_be_opened_prints_one_line_and_exits_non_zero(tmp_path):
