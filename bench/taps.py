@@ -22,16 +22,10 @@ the one-tap grid adds <= 6 KB to a swap.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,18 +34,13 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
 from conftest import CHROMIUM_ARGS, PHONE  # noqa: E402
 from player import Plan, Played, Refused, Table, quickest, simulated  # noqa: E402
+from servers import Served  # noqa: E402  (bench/, this script's folder)
 
 from scorekeeper.matchfile import FormatError, MatchFile, loads  # noqa: E402
 from scorekeeper.refusals import RuleBroken  # noqa: E402
 
 NAMES = ("Anna", "Bo", "Cia", "Dan")
 GOAL_TYPICAL, GOAL_CHICAGO, GOAL_MATCH, GOAL_GRID = 4, 6, 5.0, 6 * 1024
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def recorded() -> list[tuple[str, MatchFile]]:
@@ -268,37 +257,12 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    server = f"http://127.0.0.1:{port}"
     folder = Path(tempfile.mkdtemp(prefix="bench-taps-"))
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scorekeeper.web.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(folder / "t.sqlite"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        env={**os.environ, "SCOREKEEPER_SECRET_KEY": "bench-taps-secret-key-0123456789abcdefghij"},
-    )
+    app = Served("app", folder / "t.sqlite")  # the app as every bench serves it (servers.py)
     results: list[Result] = []
     failed: list[str] = []
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(server + "/", timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.1)
+        server = app.start().base
         executable = shutil.which("chromium") or shutil.which("chromium-browser")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
@@ -309,8 +273,7 @@ def main() -> None:
                     failed.append(f"{name}: {error}")
             browser.close()
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=10)
+        app.stop()
         shutil.rmtree(folder, ignore_errors=True)
     print("taps by the quickest legal entry, Chromium at 390x844 (a tap: a click or a field filled)")
     ok = report(results)

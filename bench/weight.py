@@ -12,16 +12,10 @@ visit under 8 KB.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections import defaultdict
 from pathlib import Path
 
@@ -29,14 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "browser")]
 
 from conftest import CHROMIUM_ARGS  # noqa: E402
+from servers import Served  # noqa: E402  (bench/, this script's folder)
 
 from scorekeeper.matchfile import dumps, loads  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def kind(url: str, mime: str) -> str:
@@ -73,35 +62,10 @@ def visit(context, url: str) -> dict[str, int]:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    server = f"http://127.0.0.1:{port}"
     folder = Path(tempfile.mkdtemp(prefix="bench-weight-"))
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scorekeeper.web.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(folder / "w.sqlite"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        env={**os.environ, "SCOREKEEPER_SECRET_KEY": "bench-weight-secret-key-0123456789abcdef"},
-    )
+    app = Served("app", folder / "w.sqlite")  # the app as every bench serves it (servers.py)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(server + "/", timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.1)
+        server = app.start().base
         executable = shutil.which("chromium") or shutil.which("chromium-browser")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
@@ -146,8 +110,7 @@ def main() -> None:
             browser.close()
         print("goals: scoring page first load < 40 KB, repeat visit < 8 KB")
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=10)
+        app.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
 
