@@ -537,7 +537,9 @@ class Table:
                 if select.input_value() != player:
                     self.played.taps[self.round] += 1
                     select.select_option(player)
-                self.fill(correct.locator("input[name=points]"), str(points))
+                if points < 0:  # the sign is a choice of its own (a phone's keypad may have no minus)
+                    self.click(correct.locator("input[name=sign][value=take]"))
+                self.fill(correct.locator("input[name=points]"), str(abs(points)))
                 if reason:
                     self.fill(correct.locator("input[name=reason]"), reason)
                 self.post(correct.get_by_role("button", name="Record the correction"), "adjust")

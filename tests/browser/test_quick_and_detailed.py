@@ -41,10 +41,6 @@ def kept(file) -> list:
     return out
 
 
-@pytest.mark.xfail(
-    reason="after the last merges (the layout hides the show's Check button until its picker opens) this walk times out; to fix next session",
-    strict=False,
-)
 def test_the_match_by_one_tap_per_showdown(page, server, screens):
     """Every showdown is one tap on the grid; a tie of two is two: the hand's name, then the pair's verdict."""
     plan = quickest(FILE, "two players")
@@ -62,10 +58,6 @@ def test_the_match_by_one_tap_per_showdown(page, server, screens):
     assert totals_by_round(back) == totals_by_round(expected)
 
 
-@pytest.mark.xfail(
-    reason="after the last merges (the layout hides the show's Check button until its picker opens) this walk times out; to fix next session",
-    strict=False,
-)
 def test_the_match_declaration_by_declaration(page, server):
     """The detailed flow only: every event in effect through its own form; the grid is never used."""
     posted: list[str] = []
