@@ -157,6 +157,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "turn_partials": turn_partials(state),
         "last_change": say(change_words(state, state.last_change)) if state.last_change else None,
         "outcome": say(state.outcome.words) if state.outcome else None,
+        "outcome_at": state.outcome,  # its round and phase name it ("Last showdown" read as the final one)
         "undo_label": _undo_label(match, kept),
         "feed": _feed(match, cancelled),
         "urls": {

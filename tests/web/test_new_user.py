@@ -206,3 +206,19 @@ def test_a_refused_rename_keeps_the_name_typed(client, app):
     assert page.select_one("details.correct").has_attr("open")
     assert page.select_one("input[name=name]")["value"] == "Anna"
     assert not soup(client.get(f"/players/{bo}")).select_one("details.correct").has_attr("open")
+
+
+def test_the_scoreboard_names_the_showdown_it_reports_by_its_phase(keeper):
+    """"Last showdown:" read as the round's final showdown while the table asked for that one."""
+    from script import events
+
+    keeper.new("Anna", "Bo", dealer="Anna")
+    for event in events("declare Bo pair; pass Anna; pass Bo; pass Anna"):
+        assert keeper.record(event).status_code == 200
+    outcome = keeper.page().select_one("#scoreboard p.outcome").text.strip()
+    assert outcome == "Showdown, phase 2: everybody passed: nobody scores"  # the table asks for phase 3's
+    assert "last" not in outcome.lower()
+    for event in events("last_trick Anna; pass Bo; pass Anna"):
+        assert keeper.record(event).status_code == 200
+    outcome = keeper.page().select_one("#scoreboard p.outcome").text.strip()
+    assert outcome == "Showdown, round 1, phase 3: everybody passed: nobody scores"
