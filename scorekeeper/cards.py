@@ -210,3 +210,12 @@ def format_hand(cards: Iterable[Card]) -> str:
     'Th Jh Qh Kh Ah'
     """
     return " ".join(repr(c) for c in cards)
+
+
+def label_hand(cards: Iterable[Card]) -> str:
+    """Write cards for people, as the app draws them everywhere else (the feed, the picker).
+
+    >>> label_hand(parse_hand("Th jh Qh 4s 9c"))
+    '10♥ J♥ Q♥ 4♠ 9♣'
+    """
+    return " ".join(c.label for c in cards)

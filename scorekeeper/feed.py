@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorekeeper.cards import Card, format_hand
+from scorekeeper.cards import Card, label_hand
 from scorekeeper.events import (
     Adjust,
     Chicago,
@@ -48,11 +48,11 @@ def describe_words(event: Event) -> Said:
         case Exchange(player=player, count=count):
             return said(N_("{player} exchanged {count} cards"), player=player, count=count)
         case Show(player=player, cards=cards):
-            return said(N_("{player} showed {cards}"), player=player, cards=format_hand(cards))
+            return said(N_("{player} showed {cards}"), player=player, cards=label_hand(cards))
         case Declare(player=player, hand=hand, cards=None):
             return said(N_("{player} declared {hand}"), player=player, hand=hand)
         case Declare(player=player, hand=hand, cards=cards):
-            shown = format_hand(cards or ())
+            shown = label_hand(cards or ())
             return said(N_("{player} declared {hand} ({cards})"), player=player, hand=hand, cards=shown)
         case Pass(player=player):
             return said(N_("{player} passed"), player=player)
@@ -62,7 +62,7 @@ def describe_words(event: Event) -> Said:
             return said(N_("Tie: {player}'s hand is higher"), player=winner)
         case Tie(cards=cards):
             each = [
-                said(N_("{player} showed {cards}"), player=n, cards=format_hand(h))
+                said(N_("{player} showed {cards}"), player=n, cards=label_hand(h))
                 for n, h in (cards or {}).items()
             ]
             return said(N_("Tie: {shown}"), shown=sentences(each))

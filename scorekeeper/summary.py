@@ -37,6 +37,7 @@ class SheetRound:
     lines: tuple[SheetLine, ...]
     totals: tuple[int, ...]
     finished: bool
+    gained: tuple[int, ...] = ()  # each seat's points in this round (after the zero floor): a protocol's cell
 
 
 def score_sheet(state: MatchState) -> list[SheetRound]:
@@ -48,6 +49,8 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
     >>> state = replay(("Anna", "Bo"), Rules(), [Dealer("Anna"), Declare("Bo", Category.PAIR), Pass("Anna")])
     >>> [(r.number, [(l.player, l.delta, l.what) for l in r.lines], r.totals) for r in score_sheet(state)]
     [(1, [('Bo', 1, 'pair')], (0, 1))]
+    >>> score_sheet(state)[0].gained
+    (0, 1)
     """
     totals = [0] * len(state.players)
     rounds: dict[int, list[SheetLine]] = {}
@@ -62,9 +65,10 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
     sheet = []
     running: tuple[int, ...] = (0,) * len(state.players)
     for number in range(0 if 0 in rounds else 1, state.round + 1):
-        running = ends.get(number, running)
+        before, running = running, ends.get(number, running)
         finished = number < state.round or state.is_finished
-        sheet.append(SheetRound(number, tuple(rounds.get(number, ())), running, finished))
+        gained = tuple(after - was for after, was in zip(running, before, strict=True))
+        sheet.append(SheetRound(number, tuple(rounds.get(number, ())), running, finished, gained))
     return sheet
 
 

@@ -17,7 +17,9 @@ def test_review_a_match_step_back_and_check_hands(page, server, screens):
     page.get_by_role("button", name="Import").click()
     page.wait_for_url(re.compile(r"/history$"))
     assert page.locator("svg.chart polyline.line").count() == 2
-    assert "Anna 32 · Bo 60" in page.locator("table.sheet tr.totals").last.inner_text()
+    assert page.locator("table.protocol tbody tr").last.locator("td strong").all_inner_texts() == ["32", "60"]
+    page.locator("details.changes summary").click()
+    assert "Anna 32 · Bo 60" in page.locator("table.sheet.changes tr.totals").last.inner_text()
     screens(page, "match-page", full_page=True)
 
     page.locator("ol.log a").nth(10).click()  # the 43rd event of 53, newest first

@@ -7,7 +7,8 @@ import sys
 import pytest
 from webtools import MATCHES, recorded, soup
 
-from scorekeeper.matchfile import load
+from scorekeeper.matchfile import load, loads
+from scorekeeper.summary import totals_by_round
 from scorekeeper.web import db as database
 from scorekeeper.web import eventlog, figures, stats
 
@@ -29,10 +30,10 @@ def counts(app) -> tuple[int, int, int]:
 def test_a_match_page_has_the_score_sheet_the_chart_and_every_event(client):
     match_id = import_recorded(client, "two-players-to-royal-flush")
     page = soup(client.get(f"/m/{match_id}/history"))
-    sheet = page.select_one("table.sheet").text
+    sheet = page.select_one("table.sheet.changes").text
     assert "royal flush" in sheet and "Chicago won" in sheet and "Chicago lost" in sheet
     assert "correction (show did not support the straight flush)" in sheet
-    totals = [[td.text for td in row.select("td")] for row in page.select("table.sheet tr.totals")]
+    totals = [[td.text for td in row.select("td")] for row in page.select("table.sheet.changes tr.totals")]
     assert totals[-1] == ["after", "Anna 32 · Bo 60"]
     chart = page.select_one("svg.chart")
     assert len(chart.select("polyline.line")) == 2
@@ -293,3 +294,27 @@ def test_export_import_and_backup_from_the_command_line(tmp_path):
     copy = sqlite3.connect(tmp_path / "copy.sqlite")
     assert copy.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 1
     assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_the_score_sheet_is_a_protocol_a_row_per_round_a_column_per_player(client):
+    """As Chicago players keep score on paper: each cell the round's points and the running total,
+    the winner's column marked; the changes it adds up stay behind it, and in the CSV."""
+    match_id = import_recorded(client, "two-players-to-royal-flush")
+    page = soup(client.get(f"/m/{match_id}/history"))
+    protocol = page.select_one("table.sheet.protocol")
+    assert [th.text.split()[0] for th in protocol.select("thead th")] == ["Round", "Anna", "Bo"]
+    assert [th.text for th in protocol.select("thead th.winner")] == ["Bo winner"]
+    rows = [
+        [tr.th.text] + [" ".join(td.stripped_strings) for td in tr.select("td")]
+        for tr in protocol.select("tbody tr")
+    ]
+    file = loads(json.dumps(recorded("two-players-to-royal-flush")))
+    expected, before = [], (0, 0)
+    for number, after in enumerate(totals_by_round(file.replay())[1:], start=1):
+        cells = [(f"{a - b:+d} " if a != b else "") + str(a) for a, b in zip(after, before, strict=True)]
+        expected.append([str(number), *cells])
+        before = after
+    assert rows == expected
+    assert [cell.split()[-1] for cell in rows[-1][1:]] == ["32", "60"]
+    assert all(len(tr.select("td.winner")) == 1 for tr in protocol.select("tbody tr"))
+    assert page.select_one("details.changes table.sheet.changes") is not None

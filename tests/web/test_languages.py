@@ -139,7 +139,7 @@ def test_the_feed_the_last_change_and_tie_reasons_are_translated(keeper, client)
     keeper.post(type="pass", player="Anna")
     client.set_cookie("lang", "sv")
     page = soup(client.get(f"/m/{keeper.match_id}"))
-    assert "Bo meldade två par (Ks Kh 4c 4d 9s)" in page.select_one("#feed").text
+    assert "Bo meldade två par (K♠ K♥ 4♣ 4♦ 9♠)" in page.select_one("#feed").text
     last = page.select_one("#scoreboard").text
     assert "Bo +2, två par" in last
     assert "båda har två par, kungar och 4:or; 9 slår 2 som sidokortet" in last

@@ -209,7 +209,7 @@ def test_a_refused_rename_keeps_the_name_typed(client, app):
 
 
 def test_the_scoreboard_names_the_showdown_it_reports_by_its_phase(keeper):
-    """"Last showdown:" read as the round's final showdown while the table asked for that one."""
+    """ "Last showdown:" read as the round's final showdown while the table asked for that one."""
     from script import events
 
     keeper.new("Anna", "Bo", dealer="Anna")

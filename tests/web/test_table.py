@@ -223,14 +223,14 @@ def test_picked_and_typed_cards_make_one_hand(keeper):
         headers=HX,
     )
     assert response.status_code == 200
-    assert "Bo declared two pair (Qs Qh 9c 9d 2s)" in response.text
+    assert "Bo declared two pair (Q♠ Q♥ 9♣ 9♦ 2♠)" in response.text
 
 
 def test_a_correction_is_said_alike_on_the_scoreboard_and_the_score_sheet(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
     keeper.post(type="adjust", player="Bo", points="5", reason="forgot the last trick")
     assert keeper.page().select_one("#scoreboard .last").text == "Bo +5, correction (forgot the last trick)"
-    sheet = soup(client.get(f"/m/{keeper.match_id}/history")).select_one("table.sheet").text
+    sheet = soup(client.get(f"/m/{keeper.match_id}/history")).select_one("table.sheet.changes").text
     assert "correction (forgot the last trick)" in sheet
 
 
