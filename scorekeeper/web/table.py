@@ -142,6 +142,34 @@ def tie_row(state: MatchState, text: str) -> dict[str, Any] | None:
     return {"hand": Category(text), "pairs": pairs}
 
 
+def _latest(state: MatchState) -> dict[str, Any]:
+    """The latest change of a total and the latest showdown's outcome, each said once.
+
+    When the change is that showdown's score, the outcome says it with its reason (a tie's verdict)
+    and stands alone; otherwise the outcome follows, named by its round and phase.
+    """
+    change, outcome = state.last_change, state.outcome
+    if change is None:
+        return {
+            "last_change": None,
+            "outcome": say(outcome.words) if outcome else None,
+            "outcome_at": outcome,
+        }
+    if (
+        outcome is not None
+        and outcome.player is not None
+        and (change.round, change.phase, change.hand, change.delta)
+        == (outcome.round, outcome.phase, outcome.hand, outcome.points)
+        and state.players[change.seat] == outcome.player
+    ):
+        return {"last_change": say(outcome.words), "outcome": None, "outcome_at": outcome}
+    return {
+        "last_change": say(change_words(state, change)),
+        "outcome": say(outcome.words) if outcome else None,
+        "outcome_at": outcome,  # its round and phase name it ("Last showdown" read as the final one)
+    }
+
+
 def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
     """Everything the table templates read; they compute nothing themselves."""
     tie_text = extra.pop("tie_pick", "")
@@ -155,9 +183,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         "action_text": say(action.text),
         "seats": _seats(state, action.player),
         "turn_partials": turn_partials(state),
-        "last_change": say(change_words(state, state.last_change)) if state.last_change else None,
-        "outcome": say(state.outcome.words) if state.outcome else None,
-        "outcome_at": state.outcome,  # its round and phase name it ("Last showdown" read as the final one)
+        **_latest(state),
         "undo_label": _undo_label(match, kept),
         "feed": _feed(match, cancelled),
         "urls": {

@@ -11,7 +11,7 @@ a 4-player table with long names, once in dark mode and in Swedish.
 What may lie below the fold: a card picker's field, tiles and send button once
 the picker is open (its summary is a control and must show), the switch
 between entry styles (a setting of the phone), the correction form, the feed,
-the footer links, and what BELOW_THE_FOLD lists for the smallest screen.
+and the footer links. Nothing else, at any of the three sizes.
 """
 
 from __future__ import annotations
@@ -65,34 +65,6 @@ MEASURE = """
 """
 
 
-# What 360 × 640 cannot hold, measured: with the one-tap grid, a step above the showdown that takes more
-# than the exchange's two lines (the show, the take-back) or a tie-break round's two-line heading pushes the
-# grid's last rows below the fold ("nobody scores" and the common hands above them stay in view). The
-# tie-break round's banner (who plays, who sits out) costs two more rows there. Known shortfalls of issue 11.
-BELOW_THE_FOLD = {
-    ("360x640", "phase 2 after a phase-1 score", "(one tap)"): {"full_house", "rare"},
-    ("360x640", "the cards shown do not make the hand", "(one tap)"): {"flush", "full_house", "rare"},
-    ("360x640", "a tie-break round", "(one tap)"): {"flush", "full_house", "rare"},
-    ("360x640", "a tie-break round", "(declaration by declaration)"): {
-        "four_of_a_kind",
-        "straight_flush",
-        "royal_flush",
-    },
-}
-
-
-def may_be_below(size: str, screen: str, box: dict) -> bool:
-    """A row of the one-tap grid that this size's screen, by BELOW_THE_FOLD, cannot hold."""
-    rows = set().union(
-        *(
-            allowed
-            for (at, start, style), allowed in BELOW_THE_FOLD.items()
-            if at == size and screen.startswith(start) and screen.endswith(style)
-        )
-    )
-    return ("rare" in rows and box["rare"]) or box["value"].partition(":")[0] in rows
-
-
 class Fold:
     """Measures each screen of a walk; collects what is out of view, and the lowest control's bottom."""
 
@@ -123,8 +95,6 @@ class Fold:
         if not found["controls"]:
             self.problems.append(f"{where}: no control in #turn")
         for box in found["controls"] + found["scores"]:
-            if box["what"] == "control" and may_be_below(self.size, screen, box):
-                continue
             if box["top"] < 0 or box["bottom"] > found["height"] or box["right"] > found["width"]:
                 self.problems.append(
                     f"{where}: {box['what']} {box['text']!r} at y {box['top']}–{box['bottom']}"

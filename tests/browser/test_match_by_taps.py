@@ -121,7 +121,7 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     assert scores(page) == {"Anna": 70, "Bo": 70, "Cia": 0}
 
     # A tie at 70: a tie-break round between Anna and Bo; Cia sits out.
-    assert "(tie-break)" in page.locator(".where").inner_text()
+    assert "Tie-break round" in page.locator(".where").inner_text()
     assert "sits out" in page.locator(".seat.out").inner_text()
     screens(page, "tie-break")
     pass_(page, "Anna")

@@ -231,6 +231,7 @@ def test_the_table_of_a_new_user_at_360px(phone, server, screens):
     page.locator("form button.primary").click()
     page.get_by_role("link", name="Resume").click()
     page.wait_for_load_state()
-    banner = page.locator("#scoreboard .tiebreak")
+    assert page.locator("#scoreboard .where .badge").inner_text() == "Tie-break round"
+    banner = page.locator("#turn .tiebreak")
     assert banner.inner_text().endswith("Anna and Bo were level, so they play one more round; Cia sits out.")
     screens(page, "tie-break")

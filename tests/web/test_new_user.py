@@ -114,13 +114,17 @@ def test_a_tie_break_round_is_said_plainly_with_who_sits_out(keeper, client, app
     keeper.new("Anna", "Bo", "Cia", dealer="Anna", target="10")
     for event in events(TO_A_TIE_BREAK):
         assert keeper.record(event).status_code == 200
-    banner = keeper.page().select_one("#scoreboard .tiebreak")
+    page = keeper.page()
+    # At the table: the round line carries the flag, the seat says who sits out, the notes say why.
+    assert page.select_one("#scoreboard .where .badge").text == "Tie-break round"
+    assert [s.select_one(".name").text for s in page.select("#scoreboard .seat.out")] == ["Cia"]
+    banner = page.select_one("#turn .tiebreak")
     assert banner is not None and banner["role"] == "status"
-    assert " ".join(banner.text.split()) == (
-        "Tie-break round Anna and Bo were level, so they play one more round; Cia sits out."
+    assert (
+        " ".join(banner.text.split()) == "Anna and Bo were level, so they play one more round; Cia sits out."
     )
     swedish = soup(client.get(f"/m/{keeper.match_id}", headers={"Accept-Language": "sv"}))
-    assert "Anna och Bo hade lika många poäng" in swedish.select_one("#scoreboard .tiebreak").text
+    assert "Anna och Bo hade lika många poäng" in swedish.select_one("#turn .tiebreak").text
     stranger = soup(app.test_client().get(f"/m/{keeper.match_id}"))  # the read-only board
     assert "Cia sits out" in stranger.select_one("#board .tiebreak").text
 
@@ -136,7 +140,7 @@ def test_a_finished_match_shows_no_dealer(keeper):
     page = keeper.page()
     assert "wins with" in page.select_one("#turn").text
     assert [b.text for b in page.select("#scoreboard .badge")] == ["winner"]
-    assert page.select_one("#scoreboard .tiebreak") is None
+    assert page.select_one(".tiebreak") is None
 
 
 def dealer_choices(response) -> list[str]:
