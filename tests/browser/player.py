@@ -51,15 +51,17 @@ class Step:
     """One thing the scorekeeper does on the phone, in the round it belongs to.
 
     ``kind`` is ``quick`` (one tap for a whole showdown: ``event`` is the
-    declaration that scored, or None when nobody scored), ``quicktie`` (a tie of two
-    on the grid: ``event`` declares first, ``other`` the same hand) or ``event`` (one
+    declaration that scored, or None when nobody scored), ``quicktie`` (a tie on the
+    grid: ``event`` declares first, ``others`` the same hand) or ``event`` (one
     event through its own form: ``event`` says which).
     """
 
     kind: str
     round: int
     event: Event | None
-    other: str = ""  # ``quicktie``: the second tied player (``event`` is the first one's declaration)
+    others: tuple[
+        str, ...
+    ] = ()  # ``quicktie``: the other tied players (``event`` is the first one's declaration)
     winner: str | None = None  # ``quicktie``: the verdict (None: identical hands)
 
 
@@ -146,9 +148,9 @@ def quickest(file: MatchFile, name: str = "") -> Plan:
     - A showdown with no tie for the best hand: one tap on the grid (who scored with what),
       or "nobody scores". Corrections recorded during it go first: no points change
       before a showdown ends, so the totals (and the floor at 0) come out the same.
-    - A showdown with a tie of two: the name of the hand on the grid, then the pair's verdict
-      (who was higher, or identical), whatever the file settled it by. A tie of three or
-      more: declaration by declaration, then the tie screen's verdict.
+    - A showdown with a tie: the name of the hand on the grid, then the tied players' verdict
+      (who was higher, or identical), whatever the file settled it by; a tie of three or
+      more opens its list first when there is more than one such group.
     - Chicago: one tap; the trick play: one tap on who took the last trick (for a
       failed Chicago, the player who broke it), with the card typed when the house
       rule "last trick with a 2 doubles" needs it.
@@ -176,17 +178,11 @@ def quickest(file: MatchFile, name: str = "") -> Plan:
             declared = [e for e in group if isinstance(e, Declare)]
             best = max((e.hand for e in declared), key=lambda h: h.order, default=None)
             tied = [e for e in declared if e.hand is best]
-            if len(tied) == 2:  # two taps on the grid, then the tie screen's verdict
+            if len(tied) > 1:  # the hand's name on the grid, then the tied players' verdict
                 steps += [Step("event", state.round, e) for e in group if isinstance(e, Adjust)]
                 opener = Declare(tied[0].player, tied[0].hand)
-                steps.append(Step("quicktie", state.round, opener, tied[1].player, outcome.player))
-            elif len(tied) > 1:
-                for e in group:
-                    if isinstance(e, Declare):
-                        e = Declare(e.player, e.hand)
-                    if not isinstance(e, Tie):
-                        steps.append(Step("event", state.round, e))
-                steps.append(Step("event", state.round, Tie(winner=outcome.player)))
+                others = tuple(e.player for e in tied[1:])
+                steps.append(Step("quicktie", state.round, opener, others, outcome.player))
             else:
                 steps += [Step("event", state.round, e) for e in group if isinstance(e, Adjust)]
                 scored = Declare(tied[0].player, tied[0].hand) if tied else None
@@ -236,7 +232,7 @@ def events_of(plan: Plan) -> list[Event]:
             declared = step.event
             assert declared is None or isinstance(declared, Declare)
             player, hand = (None, None) if declared is None else (declared.player, declared.hand)
-            tied = (step.other,) if step.other else ()
+            tied = step.others
             taken: tuple[Event, ...] = showdown_events(state, player, hand, tied)
             if step.kind == "quicktie":
                 taken += (Tie(winner=step.winner),)
@@ -393,7 +389,7 @@ class Table:
             if step.kind == "quick":
                 self.quick(step.event)
             elif step.kind == "quicktie":
-                self.quick_tie(step.event, step.other, step.winner)
+                self.quick_tie(step.event, step.others, step.winner)
             else:
                 self.record(step.event)
         self.played.totals = scores(self.page)
@@ -464,17 +460,22 @@ class Table:
             if closed.count():
                 self.click(closed)
 
-    def quick_tie(self, first: Event | None, other: str, winner: str | None) -> None:
-        """A tie on the grid: the name of the hand both declared, then the pair's verdict."""
+    def quick_tie(self, first: Event | None, others: tuple[str, ...], winner: str | None) -> None:
+        """A tie on the grid: the name of the hand they declared, then the tied players' verdict."""
         assert isinstance(first, Declare)
         self.style("quick")
         self.open_rare(first.hand.value)
         self.get(self.page.locator(f"#turn .quick-grid a.quick-hand[href$='?tie={first.hand.value}']"))
-        pair = self.page.locator(
-            f"#turn form.tie-pair:has(input[name=tap][value='{first.hand.value}:{first.player}'])"
-            f":has(input[name=with][value='{other}'])"
+        kind = "form.tie-pair" if len(others) == 1 else f"form.tie-group[data-size='{len(others) + 1}']"
+        chosen = "".join(f":has(input[name=with][value='{name}'])" for name in others)
+        form = self.page.locator(
+            f"#turn {kind}:has(input[name=tap][value='{first.hand.value}:{first.player}']){chosen}"
         )
-        self.post(pair.locator(f"button[name=winner][value='{winner or ''}']"), "quick")
+        if len(others) > 1:
+            closed = self.page.locator("#turn details.tie-more:not([open]) summary")
+            if closed.count():
+                self.click(closed)
+        self.post(form.locator(f"button[name=winner][value='{winner or ''}']"), "quick")
 
     def record(self, event: Event | None) -> None:
         page = self.page
