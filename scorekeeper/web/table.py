@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from babel.lists import format_list
@@ -131,15 +132,17 @@ def quick_grid(state: MatchState) -> list[dict[str, Any]]:
 
 
 def tie_row(state: MatchState, text: str) -> dict[str, Any] | None:
-    """A tie on the grid (``?tie=<hand>``): the hand, and each pair of players who could have tied in it.
+    """A tie on the grid (``?tie=<hand>``): the hand, each pair of players who could have tied in it,
+    and each group of three or more, in speaking order.
 
-    One tap on a pair's verdict records the showdown and settles the tie.
+    One tap on the tied players' verdict records the showdown and settles the tie.
     """
     left = speakers_left(state)
     if text not in {c.value for c in state.legal_hands()} or len(left) < 2:
         return None
-    pairs = [(a, b) for i, a in enumerate(left) for b in left[i + 1 :]]
-    return {"hand": Category(text), "pairs": pairs}
+    pairs = list(combinations(left, 2))
+    groups = [group for size in range(3, len(left) + 1) for group in combinations(left, size)]
+    return {"hand": Category(text), "pairs": pairs, "groups": groups}
 
 
 def _latest(state: MatchState) -> dict[str, Any]:

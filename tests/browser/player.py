@@ -466,7 +466,7 @@ class Table:
         self.style("quick")
         self.open_rare(first.hand.value)
         self.get(self.page.locator(f"#turn .quick-grid a.quick-hand[href$='?tie={first.hand.value}']"))
-        kind = "form.tie-pair" if len(others) == 1 else f"form.tie-group[data-size='{len(others) + 1}']"
+        kind = "form.tie-pair" if len(others) == 1 else f"form.tie-group.of-{len(others) + 1}"
         chosen = "".join(f":has(input[name=with][value='{name}'])" for name in others)
         form = self.page.locator(
             f"#turn {kind}:has(input[name=tap][value='{first.hand.value}:{first.player}']){chosen}"

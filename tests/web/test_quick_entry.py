@@ -177,3 +177,42 @@ def test_no_tie_link_once_one_speaker_is_left(keeper):
     keeper.post(type="pass", player="Bo")
     page = soup(keeper.client.get(f"/m/{keeper.match_id}?tie=pair"))
     assert not page.select(".quick-grid a.quick-hand") and not page.select("form.tie-pair")
+
+
+def test_a_tie_of_three_is_two_taps_too_the_hand_and_the_verdict(keeper):
+    """Three players declared the same hand: the tie view offers the three together, and one verdict
+    records the whole showdown (ties of three took the detailed flow before)."""
+    keeper.new("Anna", "Bo", "Cia", "Dan", dealer="Anna")
+    table = f"/m/{keeper.match_id}"
+    tie = soup(keeper.client.get(f"{table}?tie=pair", headers=HX))
+    groups = [
+        (f.select_one("input[name=tap]")["value"], [i["value"] for i in f.select("input[name=with]")])
+        for f in tie.select("details.tie-more form.tie-group")
+    ]
+    assert groups == [
+        ("pair:Bo", ["Cia", "Dan"]),
+        ("pair:Bo", ["Cia", "Anna"]),
+        ("pair:Bo", ["Dan", "Anna"]),
+        ("pair:Cia", ["Dan", "Anna"]),
+        ("pair:Bo", ["Cia", "Dan", "Anna"]),
+    ]
+    assert "of-3" in tie.select("form.tie-group")[2]["class"]
+    assert "Bo, Dan, and Anna all declared it" in tie.select("form.tie-group")[2].text
+    response = keeper.post("showdown", tap="pair:Bo", winner="Dan", **{"with": ["Dan", "Anna"]})
+    assert response.status_code == 200
+    assert events_after_dealer(keeper) == [
+        Declare("Bo", Category.PAIR),
+        Pass("Cia"),
+        Declare("Dan", Category.PAIR),
+        Declare("Anna", Category.PAIR),
+        Tie(winner="Dan"),
+    ]
+    assert [s.select_one(".score").text for s in soup(response).select(".seat")] == ["0", "0", "0", "1"]
+    assert keeper.post("undo").status_code == 200 and keeper.match.version == 11  # one undo, five events
+
+
+def test_at_three_players_the_one_group_of_three_is_open_at_once(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    tie = soup(keeper.client.get(f"/m/{keeper.match_id}?tie=flush", headers=HX))
+    assert tie.select_one("details.tie-more").has_attr("open")
+    assert len(tie.select("form.tie-group")) == 1 and len(tie.select("form.tie-pair")) == 3
