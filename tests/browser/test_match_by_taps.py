@@ -59,7 +59,7 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     pick_cards(page, "show", "Kd Kc 4h 3s 9s")
     tap(page, button(page, "Check Anna's cards"))
     screens(page, "show-unsupported")
-    tap(page, button(page, "Take back 2 from Anna"))
+    tap(page, button(page, "Not two pair: take back 2 from Anna"))
     assert scores(page)["Anna"] == 0
     pass_(page, "Cia")
     declare(page, "Anna", "flush")
