@@ -198,7 +198,7 @@ def test_the_table_of_a_new_user_at_360px(phone, server, screens):
     page.fill("input[name='draw.Bo']", "2c")
     tap(page, button(page, "Record the draw"))  # Bo deals: Cia speaks first
     tap(page, page.locator("#turn .quick-grid button[value='pair:Cia']"))
-    tap(page, button(page, "Check Cia's cards"))  # the card entry still closed
+    tap(page, button(page, "Check the cards of Cia"))  # the card entry still closed
     assert (
         page.locator(".refusal").inner_text()
         == "Enter the five cards Cia shows, or go on without checking them"
