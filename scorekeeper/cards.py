@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
-from scorekeeper.words import N_, Said, said
+from scorekeeper.words import N_, NC_, Said, said
 
 
 class CardError(ValueError):
@@ -54,18 +54,34 @@ class Rank(IntEnum):
         """The rank as a word: a face card's (``queen``), or the number itself (``9``).
 
         >>> str(Rank.QUEEN.noun_words), Rank.NINE.noun_words, str(Rank.NINE.plural_words)
-        ('queen', '9', '9s')
+        ('queen', '9', 'nines')
         """
         return said(_NOUNS[self]) if self in _NOUNS else self.label
 
     @property
     def plural_words(self) -> Said:
-        """The rank as a word, plural: ``queens``, ``9s``."""
-        return said(_PLURALS[self]) if self in _PLURALS else said(N_("{rank}s"), rank=self.label)
+        """The rank as a word, plural: ``queens``, ``nines`` (never ``9s``: the nine of spades)."""
+        return _PLURALS[self]
 
 
 _NOUNS = {Rank.JACK: N_("jack"), Rank.QUEEN: N_("queen"), Rank.KING: N_("king"), Rank.ACE: N_("ace")}
-_PLURALS = {Rank.JACK: N_("jacks"), Rank.QUEEN: N_("queens"), Rank.KING: N_("kings"), Rank.ACE: N_("aces")}
+# Translators: a rank in the plural, standing alone after a colon ("pair: kings"), so in its
+# plain (nominative) form; where the language does not say numbers as words, the digit will do.
+_PLURALS = {
+    Rank.TWO: NC_("rank, several cards", "twos"),
+    Rank.THREE: NC_("rank, several cards", "threes"),
+    Rank.FOUR: NC_("rank, several cards", "fours"),
+    Rank.FIVE: NC_("rank, several cards", "fives"),
+    Rank.SIX: NC_("rank, several cards", "sixes"),
+    Rank.SEVEN: NC_("rank, several cards", "sevens"),
+    Rank.EIGHT: NC_("rank, several cards", "eights"),
+    Rank.NINE: NC_("rank, several cards", "nines"),
+    Rank.TEN: NC_("rank, several cards", "tens"),
+    Rank.JACK: NC_("rank, several cards", "jacks"),
+    Rank.QUEEN: NC_("rank, several cards", "queens"),
+    Rank.KING: NC_("rank, several cards", "kings"),
+    Rank.ACE: NC_("rank, several cards", "aces"),
+}
 
 
 class Suit(StrEnum):

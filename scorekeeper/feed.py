@@ -20,7 +20,7 @@ from scorekeeper.events import (
 )
 from scorekeeper.scores import ScoreChange
 from scorekeeper.state import MatchState
-from scorekeeper.words import N_, Said, said, sentences
+from scorekeeper.words import N_, Said, listed, said, sentences
 
 
 def describe(event: Event) -> str:
@@ -37,7 +37,7 @@ def describe_words(event: Event) -> Said:
     """``describe``, kept apart for translation."""
     match event:
         case Draw(cards=cards):
-            drawn = ", ".join(f"{n} {c.label}" for n, c in cards.items())
+            drawn = listed(f"{n} {c.label}" for n, c in cards.items())
             return said(N_("Drew for the deal: {cards}"), cards=drawn)
         case Dealer(player=player):
             return said(N_("{player} deals first"), player=player)
@@ -59,7 +59,7 @@ def describe_words(event: Event) -> Said:
         case Tie(cards=None, winner=None):
             return said(N_("Tie: identical hands"))
         case Tie(cards=None, winner=winner):
-            return said(N_("Tie: {player}'s hand is higher"), player=winner)
+            return said(N_("Tie: {player} has the higher hand"), player=winner)
         case Tie(cards=cards):
             each = [
                 said(N_("{player} showed {cards}"), player=n, cards=label_hand(h))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from scorekeeper.cards import Card, CardError, Rank, Suit, parse_hand
-from scorekeeper.words import N_, Said, said
+from scorekeeper.words import N_, NC_, Said, said
 
 
 class Category(StrEnum):
@@ -38,8 +38,8 @@ class Category(StrEnum):
         return _LABELS[self]
 
     @property
-    def phrase(self) -> str:
-        """The category in a sentence: ``a flush``, ``two pair``, ``four of a kind``."""
+    def phrase(self) -> Said:
+        """The category's name inside a sentence: ``two pair``, ``flush`` (its own message per language)."""
         return _PHRASES[self]
 
     @property
@@ -103,12 +103,15 @@ class Hand:
         return f"<Hand {self.describe()}>"
 
     def describe(self) -> str:
-        """Say the hand the way a player would.
+        """Say the hand the way a player would: its name, then its ranks (in words, never "9s").
+
+        Each rank word stands alone after the colon, so no language has to bend it to fit a
+        preposition, a numeral or an article ("a pair of …" cannot be translated word by word).
 
         >>> evaluate("Qs Qh 9c 9d 2s").describe()
-        'two pair, queens and 9s'
+        'two pair: queens and nines'
         >>> evaluate("Ah 2c 3d 4s 5h").describe()
-        'a straight to the 5'
+        'straight, top card: 5'
         """
         return str(self.words())
 
@@ -117,26 +120,25 @@ class Hand:
         r = self.ranks
         match self.category:
             case Category.HIGH_CARD:
-                return said(N_("{rank} high"), rank=r[0].noun_words)
+                return said(N_("high card: {rank}"), rank=r[0].noun_words)
             case Category.PAIR:
-                return said(N_("a pair of {ranks}"), ranks=r[0].plural_words)
+                return said(N_("pair: {ranks}"), ranks=r[0].plural_words)
             case Category.TWO_PAIR:
-                return said(N_("two pair, {high} and {low}"), high=r[0].plural_words, low=r[1].plural_words)
+                return said(N_("two pair: {high} and {low}"), high=r[0].plural_words, low=r[1].plural_words)
             case Category.THREE_OF_A_KIND:
-                return said(N_("three {ranks}"), ranks=r[0].plural_words)
+                return said(N_("three of a kind: {ranks}"), ranks=r[0].plural_words)
             case Category.STRAIGHT:
-                return said(N_("a straight to the {rank}"), rank=r[0].noun_words)
+                return said(N_("straight, top card: {rank}"), rank=r[0].noun_words)
             case Category.FLUSH:
-                return said(N_("a flush, {rank} high"), rank=r[0].noun_words)
+                return said(N_("flush, top card: {rank}"), rank=r[0].noun_words)
             case Category.FULL_HOUSE:
-                return said(
-                    N_("a full house, {high} full of {low}"), high=r[0].plural_words, low=r[1].plural_words
-                )
+                # Translators: {high} are the three cards, {low} the two; both are rank words in the plural.
+                return said(N_("full house: {high} and {low}"), high=r[0].plural_words, low=r[1].plural_words)
             case Category.FOUR_OF_A_KIND:
-                return said(N_("four {ranks}"), ranks=r[0].plural_words)
+                return said(N_("four of a kind: {ranks}"), ranks=r[0].plural_words)
             case Category.STRAIGHT_FLUSH:
-                return said(N_("a straight flush to the {rank}"), rank=r[0].noun_words)
-        return said(N_("a royal flush"))
+                return said(N_("straight flush, top card: {rank}"), rank=r[0].noun_words)
+        return said(self.category.phrase)
 
 
 def _classify(ranks: Sequence[Rank], flush: bool) -> tuple[Category, tuple[Rank, ...]]:
@@ -244,76 +246,91 @@ def classify(cards: str | Iterable[str | Card]) -> Category:
     return evaluate(cards).category
 
 
-# What each position of a category's tie-break ranks is called, and whether it is
-# a group of cards (said in the plural) or a single card.
+# What each position of a category's tie-break ranks is called (a label, before a colon), and
+# whether it is a group of cards (its ranks said in the plural) or a single card.
 _CARDS = (
-    N_("the first card"),
-    N_("the second card"),
-    N_("the third card"),
-    N_("the fourth card"),
-    N_("the fifth card"),
+    NC_("tie-break position", "first card"),
+    NC_("tie-break position", "second card"),
+    NC_("tie-break position", "third card"),
+    NC_("tie-break position", "fourth card"),
+    NC_("tie-break position", "fifth card"),
 )
-_KICKERS = (N_("the first kicker"), N_("the second kicker"), N_("the third kicker"))
-_ROLES: dict[Category, tuple[tuple[str, bool], ...]] = {
+_KICKERS = (
+    NC_("tie-break position", "first kicker"),
+    NC_("tie-break position", "second kicker"),
+    NC_("tie-break position", "third kicker"),
+)
+_KICKER = NC_("tie-break position", "kicker")
+_ROLES: dict[Category, tuple[tuple[Said, bool], ...]] = {
     Category.HIGH_CARD: tuple((card, False) for card in _CARDS),
-    Category.PAIR: ((N_("the pair"), True),) + tuple((kicker, False) for kicker in _KICKERS),
-    Category.TWO_PAIR: ((N_("the high pair"), True), (N_("the low pair"), True), (N_("the kicker"), False)),
-    Category.THREE_OF_A_KIND: ((N_("the three"), True), (_KICKERS[0], False), (_KICKERS[1], False)),
-    Category.STRAIGHT: ((N_("the top card"), False),),
+    Category.PAIR: ((_PAIR := NC_("tie-break position", "pair"), True),)
+    + tuple((k, False) for k in _KICKERS),
+    Category.TWO_PAIR: (
+        (NC_("tie-break position", "high pair"), True),
+        (NC_("tie-break position", "low pair"), True),
+        (_KICKER, False),
+    ),
+    Category.THREE_OF_A_KIND: ((_THREE := NC_("tie-break position", "three of a kind"), True),)
+    + tuple((k, False) for k in _KICKERS[:2]),
+    Category.STRAIGHT: ((_TOP := NC_("tie-break position", "top card"), False),),
     Category.FLUSH: tuple((card, False) for card in _CARDS),
-    Category.FULL_HOUSE: ((N_("the three"), True), (N_("the pair"), True)),
-    Category.FOUR_OF_A_KIND: ((N_("the four"), True), (N_("the kicker"), False)),
-    Category.STRAIGHT_FLUSH: ((N_("the top card"), False),),
+    Category.FULL_HOUSE: ((_THREE, True), (_PAIR, True)),
+    Category.FOUR_OF_A_KIND: ((NC_("tie-break position", "four of a kind"), True), (_KICKER, False)),
+    Category.STRAIGHT_FLUSH: ((_TOP, False),),
     Category.ROYAL_FLUSH: (),
 }
+# Translators: a poker hand's name inside a sentence ("Bo declared two pair"), lower case where
+# the language writes it so.
 _PHRASES = {
-    Category.HIGH_CARD: N_("a high card"),
-    Category.PAIR: N_("a pair"),
-    Category.TWO_PAIR: N_("two pair"),
-    Category.THREE_OF_A_KIND: N_("three of a kind"),
-    Category.STRAIGHT: N_("a straight"),
-    Category.FLUSH: N_("a flush"),
-    Category.FULL_HOUSE: N_("a full house"),
-    Category.FOUR_OF_A_KIND: N_("four of a kind"),
-    Category.STRAIGHT_FLUSH: N_("a straight flush"),
-    Category.ROYAL_FLUSH: N_("a royal flush"),
+    Category.HIGH_CARD: NC_("hand, in a sentence", "high card"),
+    Category.PAIR: NC_("hand, in a sentence", "pair"),
+    Category.TWO_PAIR: NC_("hand, in a sentence", "two pair"),
+    Category.THREE_OF_A_KIND: NC_("hand, in a sentence", "three of a kind"),
+    Category.STRAIGHT: NC_("hand, in a sentence", "straight"),
+    Category.FLUSH: NC_("hand, in a sentence", "flush"),
+    Category.FULL_HOUSE: NC_("hand, in a sentence", "full house"),
+    Category.FOUR_OF_A_KIND: NC_("hand, in a sentence", "four of a kind"),
+    Category.STRAIGHT_FLUSH: NC_("hand, in a sentence", "straight flush"),
+    Category.ROYAL_FLUSH: NC_("hand, in a sentence", "royal flush"),
 }
 
 
 def _shared(category: Category, ranks: tuple[Rank, ...], equal: int) -> Said:
-    """Say what two hands of one category have in common in their first ``equal`` ranks."""
-    if equal == 0:
-        return said(_PHRASES[category])
+    """Say what two hands of one category have in common in their first ``equal`` (> 0) ranks."""
     head = ranks[0].plural_words
     match category:
         case Category.PAIR:
-            return said(N_("a pair of {ranks}"), ranks=head)
+            return said(N_("pair: {ranks}"), ranks=head)
         case Category.TWO_PAIR if equal == 1:
-            return said(N_("two pair, {ranks} high"), ranks=head)
+            return said(N_("two pair, high pair: {ranks}"), ranks=head)
         case Category.TWO_PAIR:
-            return said(N_("two pair, {high} and {low}"), high=head, low=ranks[1].plural_words)
+            return said(N_("two pair: {high} and {low}"), high=head, low=ranks[1].plural_words)
         case Category.THREE_OF_A_KIND:
-            return said(N_("three {ranks}"), ranks=head)
+            return said(N_("three of a kind: {ranks}"), ranks=head)
         case Category.FULL_HOUSE:
-            return said(N_("a full house, {ranks} full"), ranks=head)
+            return said(N_("full house, three of a kind: {ranks}"), ranks=head)
         case Category.FOUR_OF_A_KIND:
-            return said(N_("four {ranks}"), ranks=head)
+            return said(N_("four of a kind: {ranks}"), ranks=head)
         case Category.FLUSH:
-            return said(N_("a flush, {ranks} high"), ranks="-".join(r.label for r in ranks[:equal]))
-    return said(N_("{ranks} high"), ranks="-".join(r.label for r in ranks[:equal]))
+            return said(N_("flush: {ranks}"), ranks="-".join(r.label for r in ranks[:equal]))
+    return said(N_("high card: {ranks}"), ranks="-".join(r.label for r in ranks[:equal]))
 
 
 def explain(higher: Hand, lower: Hand) -> str:
     """Say in words why ``higher`` beats ``lower`` (or that they are identical).
 
-    RULES.md: within a category hands compare rank by rank, most significant first.
+    RULES.md: within a category hands compare rank by rank, most significant first. The
+    verdict is a label and two ranks (``first kicker: 9 > 8``): no verb has to agree with a
+    rank, and no role needs an article.
 
     >>> explain(evaluate("Qs Qh 9c 5d 2s"), evaluate("Qd Qc 8c 5h 2d"))
-    'both have a pair of queens; 9 beats 8 as the first kicker'
+    'pair: queens; first kicker: 9 > 8'
     >>> explain(evaluate("Qh 9h 7h 4h 2h"), evaluate("9s 8s 6s 4s 2s"))
-    'both have a flush; queen beats 9 as the first card'
+    'flush: queen > 9'
+    >>> explain(evaluate("8h 8d 5c 4s 2h"), evaluate("7s 7c 6s 4c 2s"))
+    'pair: eights > sevens'
     >>> explain(evaluate("9h 7h 5h 4h 2h"), evaluate("9s 7s 5s 4s 2s"))
-    'identical hands: both have a flush, 9 high'
+    'identical hands: flush, top card: 9'
     """
     return str(explain_words(higher, lower))
 
@@ -321,21 +338,21 @@ def explain(higher: Hand, lower: Hand) -> str:
 def explain_words(higher: Hand, lower: Hand) -> Said:
     """``explain``, kept apart for translation."""
     if higher == lower:
-        return said(N_("identical hands: both have {hand}"), hand=higher.words())
+        return said(N_("identical hands: {hand}"), hand=higher.words())
     if higher.category is not lower.category:
-        return said(N_("{higher} beats {lower}"), higher=higher.words(), lower=lower.words())
+        return said(N_("{higher} > {lower}"), higher=higher.category.phrase, lower=lower.category.phrase)
     roles = _ROLES[higher.category]
     at = next(i for i, (h, lo) in enumerate(zip(higher.ranks, lower.ranks, strict=True)) if h != lo)
     role, is_group = roles[at]
     high, low = higher.ranks[at], lower.ranks[at]
-    if is_group:
-        verdict = said(N_("{high} beat {low}"), high=high.plural_words, low=low.plural_words)
-    else:
-        verdict = said(N_("{high} beats {low}"), high=high.noun_words, low=low.noun_words)
+    words = (high.plural_words, low.plural_words) if is_group else (high.noun_words, low.noun_words)
+    if at == 0:
+        # Translators: {hand} is a hand's name; {high} and {low} are ranks, the higher first.
+        return said(N_("{hand}: {high} > {low}"), hand=higher.category.phrase, high=words[0], low=words[1])
     shared = _shared(higher.category, higher.ranks, at)
-    return said(
-        N_("both have {shared}; {verdict} as {role}"), shared=shared, verdict=verdict, role=said(role)
-    )
+    # Translators: {shared} is what both hands have ("pair: queens"), {role} which card decides
+    # ("first kicker"), {high} and {low} its ranks, the higher first.
+    return said(N_("{shared}; {role}: {high} > {low}"), shared=shared, role=role, high=words[0], low=words[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +369,7 @@ def compare(first: str | Iterable[str | Card], second: str | Iterable[str | Card
     """Compare two five-card hands card by card and say why.
 
     >>> compare("Ks Kh 4c 4d 9s", "Kd Kc 4h 4s 2s").reason
-    'both have two pair, kings and 4s; 9 beats 2 as the kicker'
+    'two pair: kings and fours; kicker: 9 > 2'
     """
     a, b = evaluate(first), evaluate(second)
     if a == b:
@@ -379,18 +396,18 @@ def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[
 
     >>> ranked = rank_hands([("Bo", "9s 7s 5s 4s 2s"), ("Cia", "Qh 9h 7h 4h 2h")])
     >>> [(r.place, r.label, r.beats_next) for r in ranked]
-    [(1, 'Cia', 'both have a flush; queen beats 9 as the first card'), (2, 'Bo', None)]
+    [(1, 'Cia', 'flush: queen > 9'), (2, 'Bo', None)]
     >>> rank_hands([("Bo", "Qs Qh 9c 9d 2s"), ("Cia", "Qs Kh Kc 4d 3s")])
     Traceback (most recent call last):
     ...
-    scorekeeper.cards.CardError: Qs is in Bo's hand and Cia's: one deck is in play
+    scorekeeper.cards.CardError: Bo and Cia cannot both hold Qs: one deck is in play
     """
     parsed = [(label, parse_hand(cards)) for label, cards in hands]
     owner: dict[Card, str] = {}
     for label, cards in parsed:
         for card in cards:
             if card in owner:
-                twice = N_("{card} is in {first}'s hand and {second}'s: one deck is in play")
+                twice = N_("{first} and {second} cannot both hold {card}: one deck is in play")
                 raise CardError(said(twice, card=repr(card), first=owner[card], second=label))
             owner[card] = label
     valued = sorted(

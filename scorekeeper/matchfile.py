@@ -54,10 +54,15 @@ EVENT_TYPES: dict[str, type] = {
 
 
 class FormatError(ValueError):
-    """Not a valid ``chicago-match/1`` document; ``index`` names the event at fault, if one is."""
+    """Not a valid ``chicago-match/1`` document; ``index`` names the event at fault, if one is.
 
-    def __init__(self, message: str | Said, index: int | None = None) -> None:
+    ``about_file`` marks the file's own words ("a 'show' event needs 'cards'"): a form that
+    broke one of them is not the table's business (the web layer says something else).
+    """
+
+    def __init__(self, message: str | Said, index: int | None = None, *, about_file: bool = False) -> None:
         self.words = message if isinstance(message, Said) else None  # for translation, where marked
+        self.about_file = about_file
         self.message = str(message)
         self.index = index
         super().__init__(self.message if index is None else f"event {index}: {self.message}")
@@ -76,12 +81,16 @@ class MatchFile:
         return replay(self.players, self.rules, self.events)
 
 
+def _about_file(template: str, **parts: Any) -> FormatError:
+    return FormatError(said(template, **parts), about_file=True)
+
+
 # Reading one field.
 
 
 def _name(key: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
-        raise FormatError(f"'{key}' must be a player's name")
+        raise _about_file(N_("{key} must be a player's name"), key=f"'{key}'")
     return value
 
 
@@ -101,28 +110,32 @@ def _number(key: str, value: Any, bounds: Bounds) -> int:
 
 def _any_whole(key: str, value: Any) -> int:
     if type(value) is not int:
-        raise FormatError(f"'{key}' must be a whole number")
+        raise _about_file(N_("{key} must be a whole number"), key=f"'{key}'")
     return value
 
 
 def _reason(key: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise FormatError(f"'{key}' must be text")
+        raise _about_file(N_("{key} must be text"), key=f"'{key}'")
     return value
 
 
 def _hand_name(key: str, value: Any) -> Category:
     names = {c.value: c for c in DECLARABLE}
     if value not in names:
-        raise FormatError(
-            f"'{value}' is not a hand name" if isinstance(value, str) else f"'{key}' must be a hand name"
-        )
+        if isinstance(value, str):
+            raise _about_file(N_("{name} is not a hand name"), name=f"'{value}'")
+        raise _about_file(N_("{key} must be a hand name"), key=f"'{key}'")
     return names[value]
 
 
 def _hand(key: str, value: Any) -> tuple[Card, ...]:
     if not isinstance(value, str):
-        raise FormatError(f"'{key}' must be five cards, such as \"Qs Qh 9c 9d 2s\"")
+        raise FormatError(
+            said(
+                N_("{key} must be five cards, such as {example}"), key=f"'{key}'", example='"Qs Qh 9c 9d 2s"'
+            )
+        )
     try:
         cards = parse_cards(value)
     except CardError as error:
@@ -134,7 +147,7 @@ def _hand(key: str, value: Any) -> tuple[Card, ...]:
 
 def _card(key: str, value: Any) -> Card:
     if not isinstance(value, str):
-        raise FormatError(f"'{key}' must be a card, such as \"Qs\"")
+        raise _about_file(N_("{key} must be a card, such as {example}"), key=f"'{key}'", example='"Qs"')
     try:
         return parse_card(value)
     except CardError as error:
@@ -144,7 +157,7 @@ def _card(key: str, value: Any) -> Card:
 def _by_name(read: Callable[[str, Any], Any]) -> Callable[[str, Any], dict[str, Any]]:
     def read_map(key: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, Mapping) or not value:
-            raise FormatError(f"'{key}' must be an object of player name to cards")
+            raise _about_file(N_("{key} must be an object of player name to cards"), key=f"'{key}'")
         return {_name(key, name): read(f"{key}.{name}", v) for name, v in value.items()}
 
     return read_map
@@ -178,25 +191,25 @@ def read_event(data: Any, *, bounded: bool = True) -> Event:
     had a range (a count always had one) keeps its points, so no earlier match becomes unreadable.
     """
     if not isinstance(data, Mapping):
-        raise FormatError("an event must be an object")
+        raise _about_file(N_("an event must be an object"))
     kind = data.get("type")
     if kind not in EVENT_TYPES:
-        raise FormatError(
-            f"unknown event type {kind!r}" if isinstance(kind, str) else "an event needs a 'type'"
-        )
+        if isinstance(kind, str):
+            raise _about_file(N_("unknown event type {kind}"), kind=repr(kind))
+        raise _about_file(N_("an event needs a {key}"), key="'type'")
     cls = EVENT_TYPES[kind]
     spec = _FIELDS[cls] if bounded or cls is not Adjust else {**_FIELDS[cls], "points": (_any_whole, True)}
     for key in data:
         if key != "type" and key not in spec:
-            raise FormatError(f"a '{kind}' event has no field '{key}'")
+            raise _about_file(N_("a {kind} event has no field {key}"), kind=f"'{kind}'", key=f"'{key}'")
     values: dict[str, Any] = {}
     for key, (read, required) in spec.items():
         if key in data:
             values[key] = read(key, data[key])
         elif required:
-            raise FormatError(f"a '{kind}' event needs '{key}'")
+            raise _about_file(N_("a {kind} event needs {key}"), kind=f"'{kind}'", key=f"'{key}'")
     if cls is Tie and ("winner" in data) == ("cards" in data):
-        raise FormatError("a 'tie' event has either 'winner' or 'cards'")
+        raise _about_file(N_("a 'tie' event has either 'winner' or 'cards'"))
     return cls(**values)  # type: ignore[no-any-return]
 
 
@@ -226,7 +239,7 @@ def _written(value: Any) -> Any:
 def read_name(value: Any) -> str:
     """Check one player's name: trimmed, not empty, at most 40 characters."""
     if not isinstance(value, str):
-        raise FormatError("a player's name must be text")
+        raise _about_file(N_("a player's name must be text"))
     name = value.strip()
     if not name:
         raise FormatError(said(N_("a player's name cannot be empty")))
@@ -239,7 +252,7 @@ def read_name(value: Any) -> str:
 def read_players(value: Any) -> tuple[str, ...]:
     """Check the seat order: 2 to 4 distinct, non-empty names of at most 40 characters."""
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-        raise FormatError("'players' must be a list of names")
+        raise _about_file(N_("{key} must be a list of names"), key="'players'")
     if not 2 <= len(value) <= 4:
         raise FormatError(said(N_("Chicago is played by 2 to 4 players, not {count}"), count=len(value)))
     names = tuple(read_name(p) for p in value)
@@ -251,24 +264,32 @@ def read_players(value: Any) -> tuple[str, ...]:
 def load(document: Any) -> MatchFile:
     """Read a parsed document; raise ``FormatError`` if it is not ``chicago-match/1``."""
     if not isinstance(document, Mapping):
-        raise FormatError("a match file is a JSON object")
+        raise _about_file(N_("a match file is a JSON object"))
     if document.get("format") != FORMAT:
-        raise FormatError(f"'format' must be \"{FORMAT}\"")
+        raise _about_file(N_("{key} must be {value}"), key="'format'", value=f'"{FORMAT}"')
     players = read_players(document.get("players"))
     try:
         rules = Rules.from_dict(document.get("rules"))
     except RulesError as error:
-        raise FormatError(str(error)) from None
+        raise FormatError(error.words, about_file=True) from None
     raw = document.get("events", [])
     if not isinstance(raw, list):
-        raise FormatError("'events' must be a list")
+        raise _about_file(N_("{key} must be a list"), key="'events'")
     events = []
     for index, data in enumerate(raw):
         try:
             events.append(read_event(data))
         except FormatError as error:
-            raise FormatError(error.message, index) from None
+            raise FormatError(error.words or error.message, index, about_file=error.about_file) from None
     return MatchFile(players, rules, tuple(events))
+
+
+def not_json(error: Exception) -> Said:
+    """Why a text is no JSON, by line and column where the parser says."""
+    if isinstance(error, json.JSONDecodeError):
+        where = N_("not valid JSON (line {line}, column {column})")
+        return said(where, line=error.lineno, column=error.colno)
+    return said(N_("not valid JSON"))
 
 
 def loads(text: str | bytes) -> MatchFile:
@@ -276,7 +297,7 @@ def loads(text: str | bytes) -> MatchFile:
     try:
         document = json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise FormatError(f"not valid JSON ({error})") from None
+        raise FormatError(not_json(error)) from None
     return load(document)
 
 

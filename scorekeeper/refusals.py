@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import Enum, StrEnum
 from typing import Any
 
-from scorekeeper.words import N_, Worded
+from scorekeeper.words import N_, NP_, Said, Worded, said, said_n
 
 
 class Section(StrEnum):
@@ -31,7 +31,7 @@ class Section(StrEnum):
 class Refusal(Worded):
     """A rule an event can break: its stable code (the value), its message and the section it enforces."""
 
-    def __init__(self, code: str, message: str, section: Section) -> None:
+    def __init__(self, code: str, message: str | tuple[str, str], section: Section) -> None:
         self.message = message
         self.section = section
 
@@ -87,7 +87,10 @@ class Refusal(Worded):
     )
     EXCHANGE_THRESHOLD = (
         "exchange_threshold",
-        N_("{player} has {score} points; no exchanges from {threshold}"),
+        NP_(
+            "{player} has {score} point; no exchanges from {threshold}",
+            "{player} has {score} points; no exchanges from {threshold}",
+        ),
         Section.EXCHANGE,
     )
     SHOW_PHASE = (
@@ -122,7 +125,7 @@ class Refusal(Worded):
     )
     DECLARE_TURN = (
         "declare_turn",
-        N_("It is {expected}'s turn to declare or pass, not {player}'s"),
+        N_("{expected} declares or passes now, not {player}"),
         Section.SHOWDOWN,
     )
     HIGH_CARD = (
@@ -142,12 +145,12 @@ class Refusal(Worded):
     )
     CARD_IN_TWO_HANDS = (
         "card_in_two_hands",
-        N_("{card} is already in {other}'s hand: one deck is in play"),
+        N_("{other} already holds {card}: one deck is in play"),
         Section.DECK,
     )
     CARD_TWICE_IN_HAND = (
         "card_twice_in_hand",
-        N_("{card} is twice in {player}'s hand: one deck is in play"),
+        N_("{player} cannot hold {card} twice: one deck is in play"),
         Section.DECK,
     )
     TIE_PENDING = (
@@ -167,7 +170,7 @@ class Refusal(Worded):
     )
     TIE_CARDS_KNOWN = (
         "tie_cards_known",
-        N_("{player}'s cards are already known"),
+        N_("The cards of {player} are already known"),
         Section.HANDS,
     )
     CHICAGO_PHASE = (
@@ -177,7 +180,10 @@ class Refusal(Worded):
     )
     CHICAGO_MIN = (
         "chicago_min",
-        N_("{player} has {score} points; Chicago needs {min}"),
+        NP_(
+            "{player} has {score} point; Chicago needs {min}",
+            "{player} has {score} points; Chicago needs {min}",
+        ),
         Section.CHICAGO,
     )
     CHICAGO_TWICE = (
@@ -251,7 +257,17 @@ class RuleBroken(Exception):
     def message(self) -> str:
         """The refusal in English, parameters filled in (hands by their label)."""
         words = {k: getattr(v, "label", v) if isinstance(v, Enum) else v for k, v in self.params.items()}
-        return self.refusal.message.format(**words)
+        template = self.refusal.message
+        if isinstance(template, tuple):  # singular or plural, by the part "score"
+            template = template[0] if self.params.get("score") == 1 else template[1]
+        return template.format(**words)
+
+    @property
+    def words(self) -> Said:
+        """The refusal kept apart for translation (a hand by its name inside a sentence)."""
+        if isinstance(self.refusal.message, tuple):
+            return said_n(self.refusal.message, "score", **self.params)
+        return said(self.refusal.message, **self.params)
 
     def __str__(self) -> str:
         if self.index is None:

@@ -14,11 +14,15 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.hands import DECLARABLE, Category
-from scorekeeper.words import N_, Said, said
+from scorekeeper.words import N_, NP_, Said, said, said_n
 
 
 class RulesError(ValueError):
     """A ``rules`` object that is not valid: an unknown key or a value of the wrong kind."""
+
+    def __init__(self, words: Said) -> None:
+        super().__init__(str(words))
+        self.words = words  # for translation
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,12 +137,12 @@ class Rules:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RulesError("'rules' must be an object")
+            raise RulesError(said(N_("{key} must be an object"), key="'rules'"))
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise RulesError(f"unknown house rule '{key}'")
+                raise RulesError(said(N_("unknown house rule {key}"), key=f"'{key}'"))
             values[key] = _READERS[key](key, value, bounded)
         return cls(**values)
 
@@ -171,7 +175,13 @@ class Rules:
         base = Rules()
         out: list[Said] = []
         if self.target != base.target:
-            out.append(said(N_("The target is {target} points."), target=self.target))
+            out.append(
+                said_n(
+                    NP_("The target is {target} point.", "The target is {target} points."),
+                    "target",
+                    target=self.target,
+                )
+            )
         for hand in DECLARABLE:
             if self.points[hand] != base.points[hand]:
                 out.append(
@@ -182,11 +192,26 @@ class Rules:
         if self.chicago != base.chicago:
             out.append(said(N_("Chicago is worth {points}."), points=self.chicago))
         if self.chicago_min != base.chicago_min:
-            out.append(said(N_("Chicago may be called from {points} points."), points=self.chicago_min))
+            out.append(
+                said_n(
+                    NP_(
+                        "Chicago may be called from {points} point.",
+                        "Chicago may be called from {points} points.",
+                    ),
+                    "points",
+                    points=self.chicago_min,
+                )
+            )
         if self.win is WinMode.FIRST_TO_REACH:
             out.append(said(N_("The first to reach the target wins at once.")))
         if self.no_exchange_at is not None:
-            out.append(said(N_("No exchanges from {points} points."), points=self.no_exchange_at))
+            out.append(
+                said_n(
+                    NP_("No exchanges from {points} point.", "No exchanges from {points} points."),
+                    "points",
+                    points=self.no_exchange_at,
+                )
+            )
         if self.chicago_leads:
             out.append(said(N_("The Chicago player leads the first trick.")))
         if self.deuce_last_trick_double:
@@ -197,24 +222,26 @@ class Rules:
 def _whole(key: str, value: Any, bounded: bool, bounds: str | None = None) -> int:
     within = NUMBERS[bounds or key]
     if value not in within and not (type(value) is int and not bounded):
-        raise RulesError(str(within.refusal(f"'{key}'")))
+        raise RulesError(within.refusal(f"'{key}'"))
     return int(value)
 
 
 def _flag(key: str, value: Any, bounded: bool) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"'{key}' must be true or false")
+        raise RulesError(
+            said(N_("{key} must be {first} or {second}"), key=f"'{key}'", first="true", second="false")
+        )
     return value
 
 
 def _points(key: str, value: Any, bounded: bool) -> Mapping[Category, int]:
     if not isinstance(value, Mapping):
-        raise RulesError("'points' must be an object of hand name to points")
+        raise RulesError(said(N_("{key} must be an object of hand name to points"), key="'points'"))
     table = dict(BASE_POINTS)
     names = {c.value: c for c in DECLARABLE}
     for name, points in value.items():
         if name not in names:
-            raise RulesError(f"'{name}' is not a hand name")
+            raise RulesError(said(N_("{name} is not a hand name"), name=f"'{name}'"))
         table[names[name]] = _whole(f"points.{name}", points, bounded, "points")
     return MappingProxyType(table)
 
@@ -223,7 +250,14 @@ def _win(key: str, value: Any, bounded: bool) -> WinMode:
     try:
         return WinMode(value)
     except ValueError:
-        raise RulesError("'win' must be 'end_of_round' or 'first_to_reach'") from None
+        raise RulesError(
+            said(
+                N_("{key} must be {first} or {second}"),
+                key="'win'",
+                first="'end_of_round'",
+                second="'first_to_reach'",
+            )
+        ) from None
 
 
 def _threshold(key: str, value: Any, bounded: bool) -> int | None:

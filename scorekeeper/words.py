@@ -24,18 +24,50 @@ def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate 
     return text
 
 
+def NC_(context: str, text: str) -> Said:  # noqa: N802 - pgettext's "translate later"
+    """Mark ``text`` for translation in ``context`` (a word alone is ambiguous): a ``Said`` without parts.
+
+    >>> str(NC_("rank, several cards", "kings"))
+    'kings'
+    """
+    return Said(text, (), context)
+
+
 @dataclass(frozen=True, slots=True)
 class Said:
     """A message template (marked ``N_``) and its parts: names, numbers, hands or other ``Said``."""
 
     template: str
     parts: tuple[tuple[str, Any], ...] = ()
+    context: str = ""  # pgettext's context, for a word that is ambiguous alone
+    plural: str = ""  # ngettext's plural template, chosen by the number in the part ``count``
+    count: str = ""
 
     def __str__(self) -> str:
-        return self.template.format(**{name: english(value) for name, value in self.parts})
+        number = dict(self.parts).get(self.count) if self.plural else None
+        template = self.plural if self.plural and number != 1 else self.template
+        return template.format(**{name: english(value) for name, value in self.parts})
 
 
-def said(template: str, **parts: Any) -> Said:
+def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - ngettext's "translate later"
+    """Mark a message with a number for translation: its singular and plural (``said_n`` says it)."""
+    return singular, plural
+
+
+def said_n(forms: tuple[str, str], count: str, **parts: Any) -> Said:
+    """A message whose words follow the number in the part named ``count`` (ngettext).
+
+    >>> points = NP_("{n} point", "{n} points")
+    >>> str(said_n(points, "n", n=1)), str(said_n(points, "n", n=3))
+    ('1 point', '3 points')
+    """
+    return Said(forms[0], tuple(parts.items()), plural=forms[1], count=count)
+
+
+def said(template: str | Said, **parts: Any) -> Said:
+    """``template`` (marked ``N_``, or ``NC_`` with its context) with its parts."""
+    if isinstance(template, Said):
+        return Said(template.template, tuple(parts.items()), template.context)
     return Said(template, tuple(parts.items()))
 
 
@@ -90,6 +122,8 @@ def english(value: Any) -> str:
     """A part in English: a hand's category by its name in a sentence (``two pair``)."""
     if isinstance(value, Said | Listed):
         return str(value)
+    if isinstance(value, Enum) and hasattr(value, "phrase"):
+        return english(value.phrase)  # a hand's name inside a sentence
     if isinstance(value, Enum) and hasattr(value, "label"):
         return str(value.label).lower()
     return str(value)

@@ -137,7 +137,7 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
     try:  # a field this action does not have is left out, as a form no screen sends would be
         return read_event({key: value for key, value in data.items() if key == "type" or key in known})
     except FormatError as error:
-        if error.words is None:  # the file's own words ("a 'show' event needs …"): not for the table
+        if error.words is None or error.about_file:  # the file's own words ("a 'show' event needs …")
             raise FormatError(said(NOT_UNDERSTOOD)) from None
         raise
 

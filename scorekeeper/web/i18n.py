@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from babel.lists import format_list
 from flask import Blueprint, Flask, current_app, redirect, request, url_for
-from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale
+from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, ngettext, pgettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -25,7 +25,7 @@ from scorekeeper.hands import Category
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.scores import Reason
-from scorekeeper.words import N_, Listed, Said
+from scorekeeper.words import N_, Listed, Said, said
 
 LANGUAGES = {
     "en": "English",
@@ -59,6 +59,8 @@ SUITS = {
 
 def card_name(card: Card) -> str:
     """A card in words, for screen readers: ``queen of hearts``, ``10 of spades``."""
+    # Translators: a card for screen readers. If the word joining rank and suit would have to
+    # agree with the rank (gender, case), use a form that needs none, such as "hearts: queen".
     return str(_("%(rank)s of %(suit)s", rank=say(card.rank.noun_words), suit=_(SUITS[card.suit])))
 
 
@@ -131,18 +133,23 @@ def hand_name(category: Category) -> str:
 
 def refusal_text(error: RuleBroken) -> str:
     """The engine's refusal in the page's language."""
-    words = {k: hand_name(v) if isinstance(v, Category) else say(v) for k, v in error.params.items()}
-    return str(_(error.refusal.message)).format(**words)
+    return say(error.words)
 
 
 def say(value: Any) -> str:
     """Say the core's words (``Said``) in the page's language; names and numbers as they are."""
     if isinstance(value, Said):
-        return str(_(value.template)).format(**{name: say(part) for name, part in value.parts})
+        if value.plural:  # the number in the part ``count`` chooses the form
+            template = ngettext(value.template, value.plural, dict(value.parts)[value.count])
+        elif value.context:
+            template = pgettext(value.context, value.template)
+        else:
+            template = _(value.template)
+        return str(template).format(**{name: say(part) for name, part in value.parts})
     if isinstance(value, Listed):
         return names(say(item) for item in value.items)
     if isinstance(value, Category):
-        return hand_name(value).lower()
+        return say(value.phrase)  # the hand's name inside a sentence, as each language writes it
     return str(value)
 
 
@@ -154,7 +161,10 @@ def names(items: Iterable[str]) -> str:
 def error_text(error: Exception) -> str:
     """A refused form, card or name in the page's language (English where it carries no words)."""
     words = getattr(error, "words", None)
-    return say(words) if words is not None else str(error)
+    if words is None:
+        return str(error)
+    index = getattr(error, "index", None)  # a match file's event at fault
+    return say(words if index is None else said(N_("event {index}: {error}"), index=index, error=words))
 
 
 def house_rules(rules: Rules) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import current_app
 
-from scorekeeper.matchfile import FormatError, load
+from scorekeeper.matchfile import FormatError, load, not_json
 from scorekeeper.web import writes
 from scorekeeper.words import N_, said
 
@@ -44,7 +44,7 @@ def _document(text: str | bytes) -> Any:
     try:
         document = json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise FormatError(f"not valid JSON ({error})") from None
+        raise FormatError(not_json(error)) from None
     events = document.get("events") if isinstance(document, dict) else None
     if isinstance(events, list) and len(events) > MAX_EVENTS:
         raise TooManyEvents(len(events))

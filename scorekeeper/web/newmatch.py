@@ -98,7 +98,7 @@ def read_new_match(form: MultiDict[str, str]) -> tuple[tuple[str, ...], Rules, s
     try:
         rules = Rules.from_dict(overrides)
     except RulesError as error:
-        raise FormatError(str(error)) from None
+        raise FormatError(error.words) from None
     dealer = form.get("dealer", "draw")
     if dealer == "draw":
         return players, rules, None

@@ -39,7 +39,7 @@ class NameTaken(Exception):
 
     def __init__(self, name: str, owner: str) -> None:
         self.words = said(
-            N_("{name} is already {owner}'s name: merge the two instead"), name=name, owner=owner
+            N_("{owner} already has the name {name}: merge the two instead"), name=name, owner=owner
         )
         super().__init__(str(self.words))
         self.message = str(self)

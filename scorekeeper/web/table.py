@@ -11,6 +11,7 @@ from flask import request, url_for
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
+from scorekeeper.events import Declare, Pass
 from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import undo_walk
@@ -18,7 +19,7 @@ from scorekeeper.quick import speakers_left
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
 from scorekeeper.web import capabilities
 from scorekeeper.web.eventlog import StoredMatch
-from scorekeeper.web.i18n import hand_name, house_rules, refusal_text, rules_summary, say
+from scorekeeper.web.i18n import house_rules, refusal_text, rules_summary, say
 
 FEED_LENGTH = 12
 
@@ -196,8 +197,9 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
             "matches.entry": url_for("matches.entry", match_id=match.id),
         },
         "entry_style": entry_style(),
-        "declarations": [
-            (names[d.seat], hand_name(d.hand) if d.hand else _("pass")) for d in state.declarations
+        "declarations": [  # "So far:" each as the feed says it: "Bo declared two pair", "Cia passed"
+            say(describe_words(Declare(names[d.seat], d.hand) if d.hand else Pass(names[d.seat])))
+            for d in state.declarations
         ],
         "all_hands": DECLARABLE,
         "legal": set(state.legal_hands()),

@@ -73,8 +73,8 @@ def test_the_deal_passes_one_seat_clockwise_after_every_round():
 
 
 def test_speaking_starts_left_of_the_dealer_and_the_dealer_speaks_last():
-    refused("dealer Anna; pass Cia", "It is Bo's turn to declare or pass, not Cia's")
-    refused("dealer Anna; pass Bo; pass Anna", "It is Cia's turn to declare or pass, not Anna's")
+    refused("dealer Anna; pass Cia", "Bo declares or passes now, not Cia")
+    refused("dealer Anna; pass Bo; pass Anna", "Cia declares or passes now, not Anna")
     assert play("dealer Anna; pass Bo; pass Cia").speaker == 0
 
 
@@ -159,7 +159,7 @@ def test_declared_cards_must_make_exactly_the_hand():
 def test_no_card_can_be_in_two_hands_of_one_showdown():
     refused(
         "dealer Anna; declare Bo pair Qs Qh 9c 5d 2s; declare Cia pair Ks Kh 9c 4d 3s",
-        "9c is already in Bo's hand: one deck is in play",
+        "Bo already holds 9c: one deck is in play",
     )
 
 

@@ -20,9 +20,7 @@ def test_tied_hands_given_with_their_cards_are_compared_card_by_card():
     )
     assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 2}
     assert state.outcome is not None
-    assert (
-        state.outcome.text == "Cia +2, two pair (both have two pair, kings and 4s; 9 beats 2 as the kicker)"
-    )
+    assert state.outcome.text == "Cia +2, two pair (two pair: kings and fours; kicker: 9 > 2)"
 
 
 def test_identical_best_hands_mean_nobody_scores():
@@ -95,21 +93,21 @@ def test_a_tie_event_must_fit_the_tie(tie, message):
 
 
 def test_tie_cards_are_given_once_and_from_one_deck():
-    refused(f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Bo=Ks,Kh,4c,4d,3s", "Bo's cards are already known")
+    refused(f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Bo=Ks,Kh,4c,4d,3s", "The cards of Bo are already known")
     refused(
         f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Cia=Ks,Kd,4h,4s,9s",
-        "Ks is already in Bo's hand: one deck is in play",
+        "Bo already holds Ks: one deck is in play",
     )
 
 
 @pytest.mark.parametrize(
     ("script", "message"),
     [
-        ("dealer Anna; declare Bo pair Qs Qs 9c 5d 2s", "Qs is twice in Bo's hand: one deck is in play"),
-        (f"{TIED}; tie Cia=Ks,Kh,4c,Ks,2s", "Ks is twice in Cia's hand: one deck is in play"),
+        ("dealer Anna; declare Bo pair Qs Qs 9c 5d 2s", "Bo cannot hold Qs twice: one deck is in play"),
+        (f"{TIED}; tie Cia=Ks,Kh,4c,Ks,2s", "Cia cannot hold Ks twice: one deck is in play"),
         (
             "dealer Anna; declare Bo two_pair; pass Cia; pass Anna; show Bo Qs Qh 9c 9d 9d",
-            "9d is twice in Bo's hand: one deck is in play",
+            "Bo cannot hold 9d twice: one deck is in play",
         ),
     ],
     ids=["declare", "tie", "show"],

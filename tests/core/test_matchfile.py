@@ -82,7 +82,7 @@ def test_a_card_twice_in_one_hand_is_well_formed_and_left_to_the_engine():
     event = read_event(data)
     assert event.cards == parse_cards("Qs Qs 9c 5d 2s") and write_event(event) == data
     match = load(document([{"type": "dealer", "player": "Anna"}, data]))
-    with pytest.raises(RuleBroken, match="event 1: Qs is twice in Bo's hand: one deck is in play"):
+    with pytest.raises(RuleBroken, match="event 1: Bo cannot hold Qs twice: one deck is in play"):
         match.replay()
 
 

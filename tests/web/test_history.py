@@ -34,7 +34,7 @@ def test_a_match_page_has_the_score_sheet_the_chart_and_every_event(client):
     assert "royal flush" in sheet and "Chicago won" in sheet and "Chicago lost" in sheet
     assert "correction (show did not support the straight flush)" in sheet
     totals = [[td.text for td in row.select("td")] for row in page.select("table.sheet.changes tr.totals")]
-    assert totals[-1] == ["after", "Anna 32 · Bo 60"]
+    assert totals[-1] == ["after the round", "Anna 32 · Bo 60"]
     chart = page.select_one("svg.chart")
     assert len(chart.select("polyline.line")) == 2
     assert chart.select_one("line.target") is not None
@@ -165,7 +165,7 @@ def test_a_rename_to_someone_elses_name_is_refused(client, app):
         bo = stats.person_id_of("Bo")
     response = client.post(f"/players/{bo}/rename", data={"name": "Anna"})
     assert response.status_code == 422
-    assert "Anna is already Anna&#39;s name: merge the two instead" in response.text
+    assert "Anna already has the name Anna: merge the two instead" in response.text
     assert client.post(f"/players/{bo}/rename", data={"name": " "}).status_code == 422
 
 
@@ -226,8 +226,8 @@ def test_the_hand_checker_ranks_hands_card_by_card(client):
     ranked = [li.select_one("strong").text for li in page.select("ol.ranked li")]
     assert ranked == ["Hand 2", "Hand 1", "Hand 3"]  # a flush beats a straight, even ace-high
     text = page.select_one("ol.ranked").text
-    assert "Beats Hand 1: both have a flush; queen beats 9 as the first card." in text
-    assert "Beats Hand 3: a flush, 9 high beats a straight to the ace." in text
+    assert "Beats Hand 1: flush: queen > 9." in text
+    assert "Beats Hand 3: flush > straight." in text
 
 
 def test_the_hand_checker_shows_equal_hands_as_a_tie(client):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -15,20 +16,34 @@ from webtools import soup
 from scorekeeper.web.i18n import LANGUAGES, TRANSLATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"N_": None, "_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS = {  # as README's pybabel extract line says
+    "N_": None,
+    "NC_": ((1, "c"), 2),
+    "NP_": (1, 2),
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+}
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
 
 
+class InContext(NamedTuple):
+    context: str
+    message: str
+
+
 def extracted() -> set:
-    """Every message the code and the templates mark for translation (as ``babel.cfg`` says)."""
+    """Every message the code and the templates mark for translation (as ``babel.cfg`` says):
+    the message, or ``InContext`` where it has a context."""
     found = set()
     methods = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
     options = {"templates/**.html": {"trimmed": "true"}}
-    for _, _, message, _, _ in extract_from_dir(
+    for _, _, message, _, context in extract_from_dir(
         str(ROOT), methods, keywords=KEYWORDS, options_map=options, strip_comment_tags=True
     ):
-        found.add(message)
+        found.add(InContext(context, message) if context else message)
     return found
 
 
@@ -52,8 +67,9 @@ def test_the_extractor_finds_the_messages(messages):
 def test_every_message_has_a_translation_in_every_catalogue(messages, lang):
     cat = catalogue(lang)
     missing = []
-    for message in messages:
-        entry = cat.get(message)
+    for found in messages:
+        context, message = (found.context, found.message) if isinstance(found, InContext) else (None, found)
+        entry = cat.get(message, context=context)
         strings = entry.string if entry is not None else None
         forms = strings if isinstance(strings, tuple | list) else (strings,)
         if entry is None or not all(forms) or entry.fuzzy:
@@ -114,7 +130,7 @@ def test_engine_refusals_and_hand_names_are_translated(keeper, client):
     client.set_cookie("lang", "sv")
     response = keeper.declare("Cia", "pair")
     refusal = soup(response).select_one("p.refusal")
-    assert refusal.text.startswith("Cia måste melda minst Två par, eller passa")
+    assert refusal.text.startswith("Cia måste melda minst två par, eller passa")  # a hand inside a sentence
     buttons = [
         b.text.split()[0]
         for b in soup(client.get(f"/m/{keeper.match_id}")).select(".hand-buttons button, .quick-hand")
@@ -142,7 +158,7 @@ def test_the_feed_the_last_change_and_tie_reasons_are_translated(keeper, client)
     assert "Bo meldade två par (K♠ K♥ 4♣ 4♦ 9♠)" in page.select_one("#feed").text
     last = page.select_one("#scoreboard").text
     assert "Bo +2, två par" in last
-    assert "båda har två par, kungar och 4:or; 9 slår 2 som sidokortet" in last
+    assert "två par: kungar och fyror; sidokortet: 9 > 2" in last
     client.set_cookie("lang", "ja")
     page = soup(client.get(f"/m/{keeper.match_id}"))
     assert "Annaはパス" in page.select_one("#feed").text

@@ -99,7 +99,7 @@ def test_a_refused_action_shows_the_engines_message_and_stores_nothing(keeper, h
     response = keeper.declare("Cia", "pair", htmx=htmx)
     assert response.status_code == 422
     refusal = soup(response).select_one("p.refusal[role=alert]")
-    assert refusal.text == "Cia must declare at least Two pair, or pass The rule"
+    assert refusal.text == "Cia must declare at least two pair, or pass The rule"
     assert refusal.a["href"] == f"/rules?m={keeper.match_id}#showdown"  # the rule it enforces
     assert ("<html" in response.text) is not htmx
     assert keeper.rows() == rows
@@ -148,7 +148,7 @@ def test_a_card_twice_in_one_hand_is_refused_by_the_one_deck_rule_in_the_readers
     response = client.post(f"/m/{keeper.match_id}/record", data=data, headers=headers)
     assert response.status_code == 422
     refusal = soup(response).select_one("p.refusal[role=alert]")
-    assert "Qs finns två gånger i Bos hand: en kortlek är i spel" in refusal.text
+    assert "Bo kan inte ha Qs två gånger: en kortlek är i spel" in refusal.text
     assert refusal.a["href"] == f"/rules?m={keeper.match_id}#deck"
     assert keeper.rows() == rows
 
@@ -263,13 +263,11 @@ def test_a_tie_asks_for_cards_one_player_at_a_time_then_says_who_won(keeper):
     keeper.declare("Bo", "two_pair")
     keeper.declare("Cia", "two_pair")
     keeper.post(type="pass", player="Anna")
-    assert "Enter Bo's cards" in keeper.page().select_one("#turn").text
+    assert "Enter the cards of Bo" in keeper.page().select_one("#turn").text
     keeper.post(type="tie", player="Bo", cards="Ks Kh 4c 4d 2s")
-    assert "Enter Cia's cards" in keeper.page().select_one("#turn").text
+    assert "Enter the cards of Cia" in keeper.page().select_one("#turn").text
     response = keeper.post(type="tie", player="Cia", cards="Kd Kc 4h 4s 9s")
-    assert (
-        "Cia +2, two pair (both have two pair, kings and 4s; 9 beats 2 as the kicker)" in soup(response).text
-    )
+    assert "Cia +2, two pair (two pair: kings and fours; kicker: 9 > 2)" in soup(response).text
 
 
 def test_a_match_survives_a_new_app_on_the_same_database(keeper, app):
