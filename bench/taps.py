@@ -192,21 +192,23 @@ def report(results: list[Result]) -> bool:
             print(f"  (raw generator, corrections at random: {r.plan.name} {r.per_round:.2f} taps/round)")
 
     showdowns = sum(1 for r in table for s in r.plan.steps if s.kind == "quick")
-    ties = sum(k.ties for r in table for k in r.plan.rounds.values())
-    tie_taps = sum(1 for r in table for s in r.played.swaps if s.kind in ("detail", "tie", "entry"))
-    switch_back = sum(
-        1
-        for r in table
-        for n, k in r.plan.rounds.items()
-        if k.complete
-        and not (k.ties or k.chicago or k.corrections)
-        and any(s.kind == "entry" for s in r.played.swaps if s.round == n)
-    )
+    ties = sum(1 for r in table for s in r.plan.steps if s.kind == "quicktie")
+    groups = sum(1 for r in table for s in r.plan.steps if s.kind == "quicktie" and len(s.others) > 1)
+    detail = sum(1 for r in table for s in r.played.swaps if s.kind in ("detail", "tie", "entry"))
     print(
-        f"  ties: {ties} of {showdowns + ties} showdowns; a tie took {tie_taps / max(1, ties):.1f} posting taps on average "
-        f"(the switch to declaration by declaration and back, each declaration or pass, the verdict) against 1 for a showdown "
-        f"without a tie; {switch_back} typical rounds paid the switch back to the grid for a tie in the round before"
+        f"  ties: {ties} of {showdowns + ties} showdowns, each on the grid: the hand's name, then the tied players' "
+        f"verdict (2 taps; {groups} of them ties of three or more); {detail} taps went to declaration by declaration"
     )
+    for label, chosen in (
+        ("every", matches),
+        ("the simulated", [r for r in matches if r.plan.name.startswith("simulated")]),
+    ):
+        if chosen:
+            taps = sum(r.played.total for r in chosen)
+            rounds = sum(len(r.plan.rounds) for r in chosen)
+            print(
+                f"  {label} whole match to 52 together: {taps} taps over {rounds} rounds, {taps / rounds:.2f} per round"
+            )
     print(
         "  at a real table (random deals, no exchanges) a showdown's best hand is declared twice in "
         + ", ".join(f"{tie_rate(n):.0%} with {n} players" for n in (2, 3, 4))
