@@ -58,12 +58,16 @@ _CONNECTIONS_PER_THREAD = 4
 
 
 def get_db() -> Database:
-    """This thread's connection to the app's database, opened on first use.
+    """This thread's connection to the app's database, opened on first use."""
+    return connection(current_app.config["DATABASE"])
+
+
+def connection(path: str) -> Database:
+    """This thread's connection to ``path``, opened on first use (also outside a request).
 
     SQLite opens a file it may not write read-only, and the connection stays so:
     one opened that way is opened again once the file may be written (TRUST.md R6).
     """
-    path = current_app.config["DATABASE"]
     connections: OrderedDict[str, Database] = _local.__dict__.setdefault("connections", OrderedDict())
     opened_read_only: set[str] = _local.__dict__.setdefault("opened_read_only", set())
     db = connections.get(path)
