@@ -37,7 +37,8 @@ def _stat(pid: int) -> list[str]:
 
 
 class Served:
-    """One server (``app``, ``minimal``, or ``app-busy-handler``: the app without its write lock)."""
+    """One server: ``app``, ``minimal``, ``app-busy-handler`` (the app without its write lock) or
+    ``app-through-flask`` (without the unchanged check in front of Flask)."""
 
     def __init__(self, kind: str, db: Path, workers: int = 1, threads: int = 8) -> None:
         self.kind, self.db, self.workers, self.threads = kind, db, workers, threads
@@ -56,6 +57,8 @@ class Served:
             return [sys.executable, str(ROOT / "bench" / "minimal_app.py"), *where]
         if self.kind == "app-busy-handler":
             return [sys.executable, str(ROOT / "bench" / "without_write_lock.py"), "serve", *where]
+        if self.kind == "app-through-flask":
+            return [sys.executable, str(ROOT / "bench" / "without_unchanged_check.py"), "serve", *where]
         return [sys.executable, "-m", "scorekeeper.web.cli", "serve", *where]
 
     def start(self) -> Served:

@@ -33,7 +33,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, cache, capabilities, db, headers, i18n
+from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, unchanged
 from scorekeeper.web.faults import fault_of
 from scorekeeper.web.limits import IMPORT_RATE, limiter
 from scorekeeper.web.picker import picker
@@ -220,6 +220,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     app.jinja_env.globals.update(htmx_script=matches.HTMX_SCRIPT, picker=picker, new_key=_new_key)
     app.after_request(headers.add_security_headers)
     _error_pages(app)
+    unchanged.init_app(app)  # last: it stands in front of everything else
     return app
 
 
