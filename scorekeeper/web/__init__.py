@@ -157,7 +157,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     ``database`` is the SQLite file (the command line's ``--db``); by default
     SCOREKEEPER_DATABASE, else ``scorekeeper.sqlite`` in the instance folder.
     """
-    from scorekeeper.web import guide, history, imports, matches
+    from scorekeeper.web import guide, history, imports, matches, watching  # noqa: F401 - watching's routes are matches.bp's
 
     app = Flask(
         __name__,
