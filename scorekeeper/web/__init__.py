@@ -33,7 +33,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, unchanged
+from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, live, unchanged
 from scorekeeper.web.faults import fault_of
 from scorekeeper.web.limits import IMPORT_RATE, limiter
 from scorekeeper.web.picker import picker
@@ -213,6 +213,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     capabilities.init_app(app)
     assets.init_app(app, STATIC)
     i18n.init_app(app)
+    live.init_app(app)
     app.url_map.converters["int"] = AsciiInteger  # before the routes are added
     app.register_blueprint(matches.bp)
     app.register_blueprint(guide.bp)

@@ -53,6 +53,9 @@ def connect(path: str, must_exist: bool = False) -> Database:
 
 # Connections are per thread by nature (a sqlite3 connection is not shared between
 # threads mid-transaction); this is the one piece of thread-local state the shell keeps.
+# Under gevent workers it is made before gevent patches threading (serve() preloads the
+# app), so it stays per OS thread: a worker's greenlets share one connection, safe because
+# a greenlet yields only on I/O and none happens inside a transaction but SQLite's own.
 _local = threading.local()
 _CONNECTIONS_PER_THREAD = 4
 

@@ -1,9 +1,9 @@
-"""The live view's routes (on the matches blueprint): the page and its board.
+"""The live view's routes (on the matches blueprint): the page, its board, and its stream of versions.
 
 Read-only, for the others at the table, behind the live-view secret. An
-unchanged check of the board is answered before Flask (``unchanged.py``).
-Every route takes the secret from the link, so the limiter counts wrong ones
-(TRUST.md S8).
+unchanged check of the board is answered before Flask (``unchanged.py``); the
+stream tells the page when to fetch the board (``live.py``). Every route
+takes the secret from the link, so the limiter counts wrong ones (TRUST.md S8).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Response, abort, render_template, request
 from flask_babel import get_locale
 
-from scorekeeper.web import eventlog
+from scorekeeper.web import eventlog, live
 from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.web.htmx import render
@@ -65,3 +65,23 @@ def _board_html(match: StoredMatch, token: str) -> str:
 
     return cache().kept("board", (match.id, match.version, str(get_locale())), rendered, text_size)
 
+
+@bp.get("/watch/stream")
+@limiter.limit("30/minute", deduct_when=wrong_secret)
+def watch_stream() -> Response:
+    """The match's version as server-sent events: now, at each change, and as a heartbeat.
+
+    204 when this process holds as many streams as it may: the browser does not
+    reconnect, and the page goes on polling.
+    """
+    token = request.args.get("t", "")
+    found = eventlog.watched_version(token) if token else None
+    if found is None:
+        abort(404)
+    versions = live.versions()
+    if not versions.join(*found):
+        return Response(status=204)
+    response = Response(live.Stream(versions, found[0]), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy (nginx) passes each event on at once
+    return response
