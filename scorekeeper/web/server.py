@@ -139,7 +139,8 @@ def serve(
     """
     if worker_class not in WORKER_CLASSES:
         raise ValueError(f"the worker class must be one of {', '.join(WORKER_CLASSES)}, not {worker_class!r}")
-    app.extensions["live"].limit = live_streams(worker_class, threads)
+    if "live" in app.extensions:  # the benches' minimal app is served alike, and has no live view
+        app.extensions["live"].limit = live_streams(worker_class, threads)
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled once here, not in each worker's first requests
     sys.setswitchinterval(SWITCH_INTERVAL)  # inherited by the workers, which fork from here
