@@ -37,10 +37,14 @@ def _stat(pid: int) -> list[str]:
 
 
 class Served:
-    """One server (``app``, ``minimal``, or ``app-busy-handler``: the app without its write lock)."""
+    """One server: ``app``, ``minimal``, ``app-busy-handler`` (the app without its write lock) or
+    ``app-through-flask`` (without the unchanged check in front of Flask)."""
 
-    def __init__(self, kind: str, db: Path, workers: int = 1, threads: int = 8) -> None:
+    def __init__(
+        self, kind: str, db: Path, workers: int = 1, threads: int = 8, worker_class: str = "gthread"
+    ) -> None:
         self.kind, self.db, self.workers, self.threads = kind, db, workers, threads
+        self.worker_class = worker_class
         self.port = free_port()
         self.log = db.with_name(f"{db.name}.{kind}.log")  # gunicorn's error log
         self.process: subprocess.Popen[bytes] | None = None
@@ -51,11 +55,15 @@ class Served:
 
     def command(self) -> list[str]:
         shape = ["--workers", str(self.workers), "--threads", str(self.threads)]
+        if self.worker_class != "gthread":  # the minimal app has no such option: gthread only
+            shape += ["--worker-class", self.worker_class]
         where = ["--port", str(self.port), "--db", str(self.db), *shape]
         if self.kind == "minimal":
             return [sys.executable, str(ROOT / "bench" / "minimal_app.py"), *where]
         if self.kind == "app-busy-handler":
             return [sys.executable, str(ROOT / "bench" / "without_write_lock.py"), "serve", *where]
+        if self.kind == "app-through-flask":
+            return [sys.executable, str(ROOT / "bench" / "without_unchanged_check.py"), "serve", *where]
         return [sys.executable, "-m", "scorekeeper.web.cli", "serve", *where]
 
     def start(self) -> Served:

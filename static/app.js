@@ -131,3 +131,32 @@
     label.textContent = name ? fieldset.dataset.named.split("{name}").join(name) : label.dataset.unnamed;
   });
 })();
+
+// The live view pushed: the server sends the match's version on a stream (server-sent events) and
+// the board fetches itself when it is newer. Its poll every 2 s is skipped while the stream speaks
+// (at least every 10 s), and goes on when the stream drops or the server declines one (204): the
+// page then polls as it always did, and catches up when the stream is back.
+(function () {
+  "use strict";
+  var board = document.getElementById("board");
+  if (!board || !board.dataset.stream || !window.EventSource || !window.htmx) { return; }
+  var QUIET = 25000;  // ms without a word after which the stream is taken for dead
+  var heard = 0;  // when the stream last spoke; 0 while it is down
+  var source = new EventSource(board.dataset.stream);
+  function state(said) { document.body.dataset.stream = said; }  // for the browser tests
+  source.addEventListener("version", function (event) {
+    heard = Date.now();
+    state("open");
+    var shown = document.getElementById("board");
+    if (shown && Number(event.data) > Number(shown.dataset.version)) { htmx.trigger(shown, "pushed"); }
+  });
+  source.addEventListener("error", function () { heard = 0; state("down"); });
+  document.addEventListener("htmx:confirm", function (event) {
+    var polled = event.detail.elt.id === "board" && !event.detail.triggeringEvent;  // a poll has no event
+    if (polled && heard && Date.now() - heard < QUIET) { event.preventDefault(); }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var shown = document.getElementById("board");
+    if (shown && !shown.dataset.stream) { source.close(); heard = 0; state("closed"); }  // the match is over
+  });
+})();

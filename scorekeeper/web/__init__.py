@@ -23,7 +23,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -33,7 +33,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, cache, capabilities, db, i18n
+from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, live, unchanged
 from scorekeeper.web.faults import fault_of
 from scorekeeper.web.limits import IMPORT_RATE, limiter
 from scorekeeper.web.picker import picker
@@ -48,7 +48,6 @@ STATIC = next(p for p in (PACKAGE / "static", ROOT / "static") if p.is_dir())
 
 csrf = CSRFProtect()
 
-CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 # A secret key's floor (TRUST.md S10, S12): a length, and two cheap signs of a key typed by hand.
 MIN_SECRET = 32
 MIN_DISTINCT = 8
@@ -158,7 +157,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     ``database`` is the SQLite file (the command line's ``--db``); by default
     SCOREKEEPER_DATABASE, else ``scorekeeper.sqlite`` in the instance folder.
     """
-    from scorekeeper.web import guide, history, imports, matches
+    from scorekeeper.web import guide, history, imports, matches, watching  # noqa: F401 - watching's routes are matches.bp's
 
     app = Flask(
         __name__,
@@ -214,13 +213,15 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     capabilities.init_app(app)
     assets.init_app(app, STATIC)
     i18n.init_app(app)
+    live.init_app(app)
     app.url_map.converters["int"] = AsciiInteger  # before the routes are added
     app.register_blueprint(matches.bp)
     app.register_blueprint(guide.bp)
     app.register_blueprint(history.bp)
     app.jinja_env.globals.update(htmx_script=matches.HTMX_SCRIPT, picker=picker, new_key=_new_key)
-    app.after_request(_security_headers)
+    app.after_request(headers.add_security_headers)
     _error_pages(app)
+    unchanged.init_app(app)  # last: it stands in front of everything else
     return app
 
 
@@ -233,22 +234,6 @@ class AsciiInteger(IntegerConverter):
 def _new_key() -> str:
     """A fresh idempotency key for one rendered action form (TRUST.md W1)."""
     return secrets.token_urlsafe(16)
-
-
-def _security_headers(response: Response) -> Response:
-    """TRUST.md S3/S5: CSP without inline script, no sniffing, no caching of pages, no indexing."""
-    from flask import current_app
-
-    headers = response.headers
-    headers["X-Content-Type-Options"] = "nosniff"
-    if request.endpoint not in ("static", "assets.file"):
-        headers["Content-Security-Policy"] = CSP
-        headers["Referrer-Policy"] = "same-origin"
-        headers["X-Robots-Tag"] = "noindex"
-        headers.setdefault("Cache-Control", "no-store")
-    if current_app.config["PROFILE"] == "tls":
-        headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
-    return response
 
 
 ERRORS = {

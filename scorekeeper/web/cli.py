@@ -99,6 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=_number(1, 64), default=1, help="gunicorn worker processes (default 1)"
     )
     server.add_argument("--threads", type=_number(1, 256), default=8, help="threads per worker (default 8)")
+    server.add_argument(
+        "--worker-class",
+        choices=("gthread", "gevent"),
+        default=os.environ.get("SCOREKEEPER_WORKER_CLASS", "gthread"),
+        help="gunicorn worker class (default gthread, or SCOREKEEPER_WORKER_CLASS; gevent holds"
+        " thousands of live-view streams, docs/scaling.md)",
+    )
     server.add_argument("--access-log", help="write an access log to this file ('-' for the terminal)")
     exporter = commands.add_parser("export", help="print a stored match as a chicago-match/1 file")
     exporter.add_argument("match_id")
@@ -127,7 +134,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from scorekeeper.web.server import serve
 
-        serve(_app(args.db), args.host, args.port, args.workers, args.threads, args.access_log)
+        serve(
+            _app(args.db),
+            args.host,
+            args.port,
+            args.workers,
+            args.threads,
+            args.access_log,
+            args.worker_class,
+        )
         return 0
     if args.command == "export":
         return export_match(args.match_id, args.db)

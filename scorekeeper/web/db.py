@@ -53,17 +53,24 @@ def connect(path: str, must_exist: bool = False) -> Database:
 
 # Connections are per thread by nature (a sqlite3 connection is not shared between
 # threads mid-transaction); this is the one piece of thread-local state the shell keeps.
+# Under gevent workers it is made before gevent patches threading (serve() preloads the
+# app), so it stays per OS thread: a worker's greenlets share one connection, safe because
+# a greenlet yields only on I/O and none happens inside a transaction but SQLite's own.
 _local = threading.local()
 _CONNECTIONS_PER_THREAD = 4
 
 
 def get_db() -> Database:
-    """This thread's connection to the app's database, opened on first use.
+    """This thread's connection to the app's database, opened on first use."""
+    return connection(current_app.config["DATABASE"])
+
+
+def connection(path: str) -> Database:
+    """This thread's connection to ``path``, opened on first use (also outside a request).
 
     SQLite opens a file it may not write read-only, and the connection stays so:
     one opened that way is opened again once the file may be written (TRUST.md R6).
     """
-    path = current_app.config["DATABASE"]
     connections: OrderedDict[str, Database] = _local.__dict__.setdefault("connections", OrderedDict())
     opened_read_only: set[str] = _local.__dict__.setdefault("opened_read_only", set())
     db = connections.get(path)

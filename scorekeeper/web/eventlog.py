@@ -126,11 +126,13 @@ def state_of(match: StoredMatch) -> MatchState:
     )
 
 
-def current_version(watch: str) -> int | None:
-    """The version of the match behind a live-view secret (one row read), or None."""
-    found = get_db().execute("SELECT version FROM matches WHERE watch_hash = ?", [capabilities.digest(watch)])
+def watched_version(watch: str) -> tuple[str, int] | None:
+    """The id and version of the match behind a live-view secret (one row read), or None."""
+    found = get_db().execute(
+        "SELECT id, version FROM matches WHERE watch_hash = ?", [capabilities.digest(watch)]
+    )
     row = found.fetchone()
-    return None if row is None else int(row[0])
+    return None if row is None else (str(row[0]), int(row[1]))
 
 
 def match_or_404(match_id: str) -> StoredMatch:

@@ -14,7 +14,7 @@ limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_
 
 # The routes that take a secret from the link, and the import; the limiter skips every other
 # request at once.
-SECRET_ROUTES = frozenset({"matches.claim", "matches.watch", "matches.watch_board"})
+SECRET_ROUTES = frozenset({"matches.claim", "matches.watch", "matches.watch_board", "matches.watch_stream"})
 LIMITED_ROUTES = SECRET_ROUTES | {"history.import_file"}
 # A club imports a handful of matches at a time; ten a minute lets that through and costs a
 # worker at most ten replays of a capped file a minute per address.

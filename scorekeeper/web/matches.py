@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -25,7 +24,6 @@ from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
 from scorekeeper.web import capabilities, eventlog, qr, stats, writes
-from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import StoredMatch, match_or_404
@@ -246,52 +244,3 @@ def export(match_id: str) -> Response:
     response = Response(text, mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="chicago-{match.id}.json"'
     return response
-
-
-# The live view: read-only, for the others at the table.
-
-
-def _watched(token: str) -> StoredMatch:
-    match = eventlog.load_match("", watch=token) if token else None
-    if match is None:
-        abort(404)
-    return match
-
-
-@bp.get("/watch")
-@limiter.limit("30/minute", deduct_when=wrong_secret)
-def watch() -> Response:
-    token = request.args.get("t", "")
-    match = _watched(token)
-    context = table_context(match, eventlog.state_of(match), spectator=True, watch_token=token)
-    return render("matches/watch.html", "matches/_board.html", **context)
-
-
-@bp.get("/watch/board")
-@limiter.limit("30/minute", deduct_when=wrong_secret)
-def watch_board() -> Response:
-    """The board fragment; 304 when the match has not changed since the version the page holds."""
-    token = request.args.get("t", "")
-    version = eventlog.current_version(token) if token else None
-    if version is None:
-        abort(404)
-    etag = f'"v{version}"'
-    if request.headers.get("If-None-Match") == etag:
-        response = Response(status=304)
-    else:
-        match = _watched(token)
-        etag = f'"v{match.version}"'
-        response = Response(_board_html(match, token), mimetype="text/html")
-        response.vary.add("HX-Request")
-    response.headers["ETag"] = etag
-    return response
-
-
-def _board_html(match: StoredMatch, token: str) -> str:
-    """The board of a match at a version, rendered once for all its spectators who read one language."""
-
-    def rendered() -> str:
-        context = table_context(match, eventlog.state_of(match), spectator=True, watch_token=token)
-        return render_template("matches/_board.html", **context)
-
-    return cache().kept("board", (match.id, match.version, str(get_locale())), rendered, text_size)

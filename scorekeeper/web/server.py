@@ -110,14 +110,37 @@ def _return_large_blocks() -> None:
         mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK)
 
 
+# The live view's streams a worker holds (live.py). gthread gives each open response a thread
+# of its own: half the threads may stream, the others answer taps and polls. gevent gives each a
+# greenlet: thousands fit in a worker (docs/scaling.md).
+WORKER_CLASSES = ("gthread", "gevent")
+GEVENT_CONNECTIONS = 5000
+GEVENT_STREAMS = 4000
+
+
+def live_streams(worker_class: str, threads: int) -> int:
+    """How many live-view streams one worker may hold under ``worker_class``."""
+    return GEVENT_STREAMS if worker_class == "gevent" else threads // 2
+
+
 def serve(
-    app: Flask, host: str, port: int, workers: int = 1, threads: int = 8, access_log: str | None = None
+    app: Flask,
+    host: str,
+    port: int,
+    workers: int = 1,
+    threads: int = 8,
+    access_log: str | None = None,
+    worker_class: str = "gthread",
 ) -> None:
     """Serve an app until stopped.
 
     The app is created (and the database migrated and checked) once, before the workers
     fork: they answer as soon as the port is open. It opens no connection a worker inherits.
     """
+    if worker_class not in WORKER_CLASSES:
+        raise ValueError(f"the worker class must be one of {', '.join(WORKER_CLASSES)}, not {worker_class!r}")
+    if "live" in app.extensions:  # the benches' minimal app is served alike, and has no live view
+        app.extensions["live"].limit = live_streams(worker_class, threads)
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled once here, not in each worker's first requests
     sys.setswitchinterval(SWITCH_INTERVAL)  # inherited by the workers, which fork from here
@@ -130,7 +153,8 @@ def serve(
             "bind": f"{host}:{port}",
             "workers": workers,
             "threads": threads,
-            "worker_class": "gthread",
+            "worker_class": worker_class,
+            "worker_connections": GEVENT_CONNECTIONS if worker_class == "gevent" else 1000,
             "accesslog": access_log,
             "access_log_format": ACCESS_LOG_FORMAT,
             "errorlog": "-",

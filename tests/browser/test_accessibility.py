@@ -92,8 +92,9 @@ def test_every_page_passes_axe_in_light_and_dark_mode(page, server, axe_source, 
     not_pages |= {
         "history.export_csv",
         "matches.watch_board",
+        "matches.watch_stream",
         "matches.claim",
-    }  # files, fragments, a redirect
+    }  # files, fragments, a stream, a redirect
 
     file = loads((MATCHES / "four-players-in-progress.json").read_text())
     table = import_match(page, server, file)

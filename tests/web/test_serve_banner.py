@@ -113,3 +113,11 @@ def test_serve_prints_the_banner_before_it_starts(app, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "Phones on the same network open http://10.0.0.7:5000/\n" in out
     assert "\x1b[" not in out  # not a terminal (a log, a pipe): no QR code
+
+
+def test_serve_sets_how_many_live_view_streams_a_worker_holds(app, monkeypatch, capsys):
+    monkeypatch.setattr(server, "_Server", lambda app, options: type("S", (), {"run": lambda self: None})())
+    server.serve(app, "127.0.0.1", 5000, threads=8)
+    assert app.extensions["live"].limit == 4  # gthread: half the threads
+    server.serve(app, "127.0.0.1", 5000, worker_class="gevent")
+    assert app.extensions["live"].limit == server.GEVENT_STREAMS

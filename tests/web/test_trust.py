@@ -148,7 +148,7 @@ def test_every_page_carries_the_security_headers(browser, app):
         watch = capabilities.watch_token(match_id)
     for endpoint, rule in get_rules(browser.app).items():
         path = url(rule, match_id, person_id=1, step=1)
-        if endpoint in ("matches.watch", "matches.watch_board"):
+        if endpoint in ("matches.watch", "matches.watch_board", "matches.watch_stream"):
             path += f"?t={watch}"
         if endpoint == "matches.claim":
             continue  # a redirect, checked above
@@ -177,6 +177,7 @@ def test_every_page_carries_the_security_headers(browser, app):
         if app.config["PROFILE"] == "tls":
             max_age = int(re.search(r"max-age=(\d+)", headers["Strict-Transport-Security"]).group(1))
             assert max_age >= 31536000
+        response.close()  # a stream ends only when closed
 
 
 # S6, W6: templates fit the CSP, and every action is safe to tap twice.

@@ -47,7 +47,8 @@ def test_an_unchanged_board_is_answered_304_and_a_changed_one_200(keeper, client
 def test_the_board_polls_with_the_version_it_shows(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
     board = soup(client.get(watch_url(keeper))).select_one("#board")
-    assert board["hx-trigger"] == "every 2s"
+    assert board["hx-trigger"] == "every 2s, pushed"  # pushed: the stream says the version changed
+    assert board["data-version"] == "1"
     assert board["hx-headers"] == '{"If-None-Match": "\\"v1\\""}'
 
 

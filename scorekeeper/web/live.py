@@ -1,0 +1,169 @@
+"""The live view pushed: each process tells its spectators' streams when their match changes.
+
+A spectator's page opens one server-sent-events stream (``matches.watch_stream``)
+and gets an event with the match's version at once (a reconnect catches up with
+it), whenever the version changes, and every ``HEARTBEAT`` seconds besides (so
+that a stream whose phone has gone is noticed, and the page knows the stream is
+alive). The page then fetches the board itself, through the unchanged check and
+the board kept per version, as a poll does: a stream never renders or writes.
+
+Streams never write and never touch the request's SQLite connection. One
+watcher thread per process (started with the first stream, ended with the
+last) asks SQLite every ``EVERY`` seconds whether anybody committed
+(``PRAGMA data_version``, which changes when another connection commits, in
+this process or any other: no signal has to cross from the worker that
+wrote); only then does it read the versions of the matches watched, in one
+query, and wake the streams of those that changed (one ``threading.Event``
+per match, replaced once set). It keeps its own connection.
+
+A stream holds its server thread for as long as it is open (gunicorn gthread
+holds one thread per response): ``LIVE_STREAMS`` caps the streams of a
+process, and a stream beyond it is answered 204, which tells the browser not
+to reconnect; that page keeps polling (docs/scaling.md has the ceiling).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+
+from flask import Flask, current_app
+
+from scorekeeper.web import db
+
+EVERY = 0.1  # seconds between the watcher's looks at data_version
+HEARTBEAT = 10.0  # seconds between a stream's events when nothing changes
+RETRY_MS = 2000  # how long the browser waits before it reconnects a dropped stream
+CHUNK = 500  # ids per query (SQLite allows 32,766 parameters; a short IN list plans well)
+
+
+class Versions:
+    """Which matches this process's streams watch, their versions, and one Event per match to wait on.
+
+    ``streams`` and ``refused`` are counters a test can read.
+    """
+
+    def __init__(self, database: str, limit: int, logger: logging.Logger) -> None:
+        self.database, self.limit, self.logger = database, limit, logger
+        self.streams = self.refused = 0
+        self._pid = -1  # the lock and thread belong to one process: a forked worker makes its own
+
+    def _own(self) -> None:
+        if self._pid != os.getpid():
+            self._pid, self._lock = os.getpid(), threading.Lock()
+            self._thread: threading.Thread | None = None
+            self._recheck = False
+            self._watched: dict[str, int] = {}  # match id -> streams watching it
+            self._versions: dict[str, int] = {}
+            self._changed: dict[str, threading.Event] = {}
+
+    def join(self, match_id: str, version: int) -> bool:
+        """Count a new stream of ``match_id`` (at ``version``); False if the process holds its limit."""
+        self._own()
+        with self._lock:
+            if self.streams >= self.limit:
+                self.refused += 1
+                return False
+            self.streams += 1
+            self._watched[match_id] = self._watched.get(match_id, 0) + 1
+            self._versions.setdefault(match_id, version)
+            self._changed.setdefault(match_id, threading.Event())
+            self._recheck = True  # its version was read before it was watched: read it again
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, name="live-versions", daemon=True)
+                self._thread.start()
+        return True
+
+    def leave(self, match_id: str) -> None:
+        with self._lock:
+            self.streams -= 1
+            self._watched[match_id] -= 1
+            if not self._watched[match_id]:
+                del self._watched[match_id], self._versions[match_id], self._changed[match_id]
+
+    def now(self, match_id: str) -> tuple[int, threading.Event]:
+        """The match's version, and the Event that is set when it changes after that."""
+        with self._lock:
+            return self._versions[match_id], self._changed[match_id]
+
+    def _watch(self) -> None:
+        """Look at data_version every EVERY seconds while any stream is open; wake the changed matches."""
+        conn = None
+        last = None
+        try:
+            while True:
+                with self._lock:
+                    if not self._watched:
+                        self._thread = None
+                        return
+                    recheck, self._recheck = self._recheck, False
+                try:
+                    conn = conn or db.connect(self.database).conn
+                    seen = conn.execute("PRAGMA data_version").fetchone()[0]
+                    if seen != last or recheck:
+                        last = seen
+                        with self._lock:
+                            ids = list(self._watched)
+                        self._wake(_versions(conn, ids))
+                except sqlite3.Error as error:  # a storage fault: streams wait, the pages still poll
+                    if conn is not None:
+                        conn.close()
+                    conn, last = None, None
+                    self.logger.warning("the live view cannot read versions: %s", error)
+                time.sleep(EVERY)
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def _wake(self, found: dict[str, int]) -> None:
+        with self._lock:
+            for match_id, version in found.items():
+                if match_id in self._versions and version != self._versions[match_id]:
+                    self._versions[match_id] = version
+                    self._changed.pop(match_id).set()
+                    self._changed[match_id] = threading.Event()
+
+
+def _versions(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for at in range(0, len(ids), CHUNK):
+        part = ids[at : at + CHUNK]
+        marks = ",".join("?" * len(part))
+        found.update(conn.execute(f"SELECT id, version FROM matches WHERE id IN ({marks})", part).fetchall())
+    return found
+
+
+class Stream:
+    """One spectator's stream: its match's version now, at each change, and every HEARTBEAT s.
+
+    The server closes it when the phone has gone (a write fails) or the server
+    stops, and then it leaves ``versions``, once, even if it never started.
+    """
+
+    def __init__(self, versions: Versions, match_id: str) -> None:
+        self.versions, self.match_id, self.left = versions, match_id, False
+
+    def __iter__(self) -> Iterator[str]:
+        yield f"retry: {RETRY_MS}\n\n"
+        while not self.left:
+            version, changed = self.versions.now(self.match_id)
+            yield f"event: version\ndata: {version}\n\n"
+            changed.wait(HEARTBEAT)
+
+    def close(self) -> None:
+        if not self.left:
+            self.left = True
+            self.versions.leave(self.match_id)
+
+
+def versions() -> Versions:
+    return current_app.extensions["live"]  # type: ignore[no-any-return]
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("LIVE_STREAMS", 4)
+    app.extensions["live"] = Versions(app.config["DATABASE"], int(app.config["LIVE_STREAMS"]), app.logger)

@@ -1,0 +1,87 @@
+"""The live view's routes (on the matches blueprint): the page, its board, and its stream of versions.
+
+Read-only, for the others at the table, behind the live-view secret. An
+unchanged check of the board is answered before Flask (``unchanged.py``); the
+stream tells the page when to fetch the board (``live.py``). Every route
+takes the secret from the link, so the limiter counts wrong ones (TRUST.md S8).
+"""
+
+from __future__ import annotations
+
+from flask import Response, abort, render_template, request
+from flask_babel import get_locale
+
+from scorekeeper.web import eventlog, live
+from scorekeeper.web.cache import cache, text_size
+from scorekeeper.web.eventlog import StoredMatch
+from scorekeeper.web.htmx import render
+from scorekeeper.web.limits import limiter, wrong_secret
+from scorekeeper.web.matches import bp
+from scorekeeper.web.table import table_context
+
+
+def _watched(token: str) -> StoredMatch:
+    match = eventlog.load_match("", watch=token) if token else None
+    if match is None:
+        abort(404)
+    return match
+
+
+@bp.get("/watch")
+@limiter.limit("30/minute", deduct_when=wrong_secret)
+def watch() -> Response:
+    token = request.args.get("t", "")
+    match = _watched(token)
+    context = table_context(match, eventlog.state_of(match), spectator=True, watch_token=token)
+    return render("matches/watch.html", "matches/_board.html", **context)
+
+
+@bp.get("/watch/board")
+@limiter.limit("30/minute", deduct_when=wrong_secret)
+def watch_board() -> Response:
+    """The board fragment; 304 when the match has not changed since the version the page holds."""
+    token = request.args.get("t", "")
+    found = eventlog.watched_version(token) if token else None
+    if found is None:
+        abort(404)
+    etag = f'"v{found[1]}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = Response(status=304)
+    else:
+        match = _watched(token)
+        etag = f'"v{match.version}"'
+        response = Response(_board_html(match, token), mimetype="text/html")
+        response.vary.add("HX-Request")
+    response.headers["ETag"] = etag
+    return response
+
+
+def _board_html(match: StoredMatch, token: str) -> str:
+    """The board of a match at a version, rendered once for all its spectators who read one language."""
+
+    def rendered() -> str:
+        context = table_context(match, eventlog.state_of(match), spectator=True, watch_token=token)
+        return render_template("matches/_board.html", **context)
+
+    return cache().kept("board", (match.id, match.version, str(get_locale())), rendered, text_size)
+
+
+@bp.get("/watch/stream")
+@limiter.limit("30/minute", deduct_when=wrong_secret)
+def watch_stream() -> Response:
+    """The match's version as server-sent events: now, at each change, and as a heartbeat.
+
+    204 when this process holds as many streams as it may: the browser does not
+    reconnect, and the page goes on polling.
+    """
+    token = request.args.get("t", "")
+    found = eventlog.watched_version(token) if token else None
+    if found is None:
+        abort(404)
+    versions = live.versions()
+    if not versions.join(*found):
+        return Response(status=204)
+    response = Response(live.Stream(versions, found[0]), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy (nginx) passes each event on at once
+    return response

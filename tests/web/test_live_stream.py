@@ -1,0 +1,85 @@
+"""The live view pushed: a stream of versions per spectator (scorekeeper/web/live.py, issue 14)."""
+
+import pytest
+from test_watch_and_csrf import watch_url
+from webtools import MATCHES, soup
+
+
+def stream_url(keeper) -> str:
+    return watch_url(keeper).replace("/watch?", "/watch/stream?")
+
+
+def events(response):
+    """The stream's events as they come: (name, data) pairs; the retry line is skipped."""
+    buffer = b""
+    for chunk in response.response:
+        buffer += chunk
+        while b"\n\n" in buffer:
+            block, buffer = buffer.split(b"\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.decode().splitlines())
+            if "event" in fields:
+                yield fields["event"], fields["data"]
+
+
+@pytest.fixture
+def spectator(app):
+    return app.test_client()
+
+
+def test_the_stream_says_the_version_at_once_and_again_after_each_tap(keeper, spectator):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    response = spectator.get(stream_url(keeper), buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    said = events(response)
+    assert next(said) == ("version", "1")
+    assert keeper.declare("Bo", "flush").status_code == 200
+    assert next(said) == ("version", "2")  # the watcher noticed the commit and woke this stream
+    assert keeper.declare("Cia", "full_house").status_code == 200
+    assert next(said) == ("version", "3")
+    response.close()
+
+
+def test_the_stream_carries_the_security_headers_and_is_never_compressed_or_cached(keeper, spectator):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    response = spectator.get(stream_url(keeper), buffered=False, headers={"Accept-Encoding": "gzip, br"})
+    assert "Content-Encoding" not in response.headers
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    response.close()
+
+
+def test_a_wrong_secret_gets_no_stream(client):
+    assert client.get("/watch/stream?t=wrong").status_code == 404
+    assert client.get("/watch/stream").status_code == 404
+
+
+def test_beyond_the_processes_limit_a_stream_is_declined_with_204_and_the_page_polls(keeper, app):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    versions = app.extensions["live"]
+    versions.limit = 1
+    first = app.test_client().get(stream_url(keeper), buffered=False)
+    assert next(events(first)) == ("version", "1")
+    declined = app.test_client().get(stream_url(keeper), buffered=False)
+    assert declined.status_code == 204
+    assert versions.refused == 1
+    first.close()  # the phone went: its place is free again
+    assert versions.streams == 0
+    again = app.test_client().get(stream_url(keeper), buffered=False)
+    assert next(events(again)) == ("version", "1")
+    again.close()
+    unread = app.test_client().get(stream_url(keeper), buffered=False)
+    unread.close()  # closed before its first event: its place is free all the same
+    assert versions.streams == 0
+
+
+def test_the_live_page_names_its_stream_and_a_finished_match_has_none(keeper, client, app):
+    keeper.new("Anna", "Bo", dealer="Anna")
+    board = soup(client.get(watch_url(keeper))).select_one("#board")
+    assert board["data-stream"] == stream_url(keeper)
+    imported = client.post("/import", data={"text": (MATCHES / "tie-break-to-ten.json").read_text()})
+    keeper.match_id = imported.headers["Location"].split("/")[2]  # /m/<id>/...
+    board = soup(client.get(watch_url(keeper))).select_one("#board")
+    assert "won" in board.select_one(".next").text
+    assert not board.has_attr("data-stream") and not board.has_attr("data-live")
