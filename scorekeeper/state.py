@@ -221,8 +221,8 @@ class MatchState:
         seat = self.speaker
         assert seat is not None
         text = said(N_("{player} to declare or pass"), player=names[seat])
-        if self.stage is Stage.EXCHANGE:
-            text = said(N_("exchanges, then {action}"), action=text)
+        if self.stage is Stage.EXCHANGE:  # one sentence, not one nested in another (issue 13)
+            text = said(N_("exchanges, then {player} to declare or pass"), player=names[seat])
         return NextAction("declare", names[seat], hands=self.legal_hands(), text=text)
 
     @property
