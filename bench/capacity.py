@@ -89,9 +89,7 @@ async def closed_rows(app: Served, ref: Served, before: Served, runs: int, secon
         f"\n  after, writers queue on the lock:               p99 {min_median(taps[app]['p99'])} ms,"
         f" {min_median(taps[app]['rate'], 0)} req/s"
     )
-    for made in tables.values():
-        for table in made:
-            await table.close()
+    await loadgen.close_tables(tables)
 
 
 async def main_async(args: argparse.Namespace, workdir: Path) -> None:

@@ -96,9 +96,7 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
                 f" {max(r.backlog for r, _ in done)}; other processes took {min_median(others[server])} cores"
                 + (f"; first errors: {errors[:2]}" if errors else "")
             )
-    for made in tables.values():
-        for table in made:
-            await table.close()
+    await loadgen.close_tables(tables)
 
 
 async def main_async(args: argparse.Namespace, workdir: Path) -> None:

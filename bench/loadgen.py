@@ -200,6 +200,13 @@ async def open_tables(base: str, first: int, count: int, reference: bool) -> lis
     return list(await asyncio.gather(*(one(first + i) for i in range(count))))
 
 
+async def close_tables(tables: dict) -> None:
+    """Close every table's connections (each server's list of tables, as the benches keep them)."""
+    for made in tables.values():
+        for table in made:
+            await table.close()
+
+
 @dataclass
 class Closed:
     """A closed-loop run: requests answered, their latencies (s), errors, wall time."""

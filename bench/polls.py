@@ -55,9 +55,7 @@ async def measure(servers: list[Served], clients: int, runs: int, seconds: float
         )
     if errors:
         print(f"errors: {len(errors)}, first: {errors[:3]}")
-    for made in tables.values():
-        for table in made:
-            await table.close()
+    await loadgen.close_tables(tables)
 
 
 def main() -> None:

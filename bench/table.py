@@ -73,9 +73,7 @@ async def rows(app: Served, ref: Served, runs: int, seconds: float) -> None:
             )
             if errors:
                 print(f"  errors: {len(errors)}, first: {errors[:3]}")
-    for made in tables.values():
-        for table in made:
-            await table.close()
+    await loadgen.close_tables(tables)
 
 
 class Linked(HTMLParser):
