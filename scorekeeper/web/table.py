@@ -153,23 +153,18 @@ def _latest(state: MatchState) -> dict[str, Any]:
     and stands alone; otherwise the outcome follows, named by its round and phase.
     """
     change, outcome = state.last_change, state.outcome
-    if change is None:
-        return {
-            "last_change": None,
-            "outcome": say(outcome.words) if outcome else None,
-            "outcome_at": outcome,
-        }
+    outcome_said = say(outcome.words) if outcome else None
     if (
-        outcome is not None
-        and outcome.player is not None
+        change is not None
+        and outcome is not None
+        and outcome.player == state.players[change.seat]
         and (change.round, change.phase, change.hand, change.delta)
         == (outcome.round, outcome.phase, outcome.hand, outcome.points)
-        and state.players[change.seat] == outcome.player
     ):
-        return {"last_change": say(outcome.words), "outcome": None, "outcome_at": outcome}
+        return {"last_change": outcome_said, "outcome": None, "outcome_at": outcome}
     return {
-        "last_change": say(change_words(state, change)),
-        "outcome": say(outcome.words) if outcome else None,
+        "last_change": say(change_words(state, change)) if change else None,
+        "outcome": outcome_said,
         "outcome_at": outcome,  # its round and phase name it ("Last showdown" read as the final one)
     }
 
