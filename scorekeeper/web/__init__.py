@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, render_template, request
-from flask_babel import gettext as _
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from htmx_flask import Htmx
@@ -35,6 +34,7 @@ from werkzeug.routing import IntegerConverter
 from scorekeeper import __version__
 from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, live, unchanged
 from scorekeeper.web.faults import fault_of
+from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.limits import IMPORT_RATE, limiter
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_

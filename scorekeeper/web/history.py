@@ -11,7 +11,6 @@ import io
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -28,6 +27,7 @@ from scorekeeper.web.chart import chart
 from scorekeeper.web.eventlog import match_or_404
 from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
+from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
 from scorekeeper.web.limits import import_rate, limiter
 from scorekeeper.web.table import full_log, table_context

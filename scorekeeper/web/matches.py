@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.events import Dealer, Event, Tie, Undo
@@ -37,6 +36,7 @@ from scorekeeper.web.forms import (
 )
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text, say
+from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
 from scorekeeper.web.table import ENTRY_COOKIE, ENTRY_STYLES, table_context

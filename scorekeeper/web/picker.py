@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flask import get_template_attribute
-from flask_babel import get_locale
 from markupsafe import Markup
 
 from scorekeeper.cards import DECK, Suit
 from scorekeeper.web.cache import cache, text_size
+from scorekeeper.web.i18n import get_locale
 
 DECK_ROWS = [[card for card in DECK if card.suit is suit] for suit in Suit]
 

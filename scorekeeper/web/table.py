@@ -8,8 +8,6 @@ from typing import Any
 
 from babel.lists import format_list
 from flask import request, url_for
-from flask_babel import get_locale, ngettext
-from flask_babel import gettext as _
 
 from scorekeeper.events import Declare, Pass
 from scorekeeper.feed import change_words, describe_words, undo_words
@@ -19,7 +17,8 @@ from scorekeeper.quick import speakers_left
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
 from scorekeeper.web import capabilities
 from scorekeeper.web.eventlog import StoredMatch
-from scorekeeper.web.i18n import house_rules, refusal_text, rules_summary, say
+from scorekeeper.web.i18n import get_locale, house_rules, ngettext, refusal_text, rules_summary, say
+from scorekeeper.web.i18n import gettext as _
 
 FEED_LENGTH = 12
 
