@@ -74,8 +74,19 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
 
 def totals_by_round(state: MatchState) -> list[tuple[int, ...]]:
     """Everybody's total at the start (all 0) and after each round played to the end: the chart's points."""
+    # The score sheet's totals without its lines (whose words cost most of it): the write path
+    # works this out on every tap (issue 14).
+    totals = [0] * len(state.players)
+    ends: dict[int, tuple[int, ...]] = {}
+    for change in state.changes():
+        totals[change.seat] += change.delta
+        ends[change.round] = tuple(totals)
     points = [(0,) * len(state.players)]
-    points += [r.totals for r in score_sheet(state) if r.number > 0 and r.finished]
+    running = ends.get(0, points[0])  # corrections made before the first deal
+    for number in range(1, state.round + 1):
+        running = ends.get(number, running)
+        if number < state.round or state.is_finished:
+            points.append(running)
     return points
 
 

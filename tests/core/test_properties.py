@@ -7,6 +7,7 @@ from simulate import random_events
 from scorekeeper.match import replay
 from scorekeeper.matchfile import MatchFile, dumps, loads
 from scorekeeper.rules import Rules, WinMode
+from scorekeeper.summary import score_sheet, totals_by_round
 
 PLAYERS = st.sampled_from([("Anna", "Bo"), ("Anna", "Bo", "Cia"), ("Anna", "Bo", "Cia", "Dan")])
 RULES = st.sampled_from(
@@ -60,3 +61,13 @@ def test_undo_after_any_event_equals_never_having_recorded_it(data, players, rul
         if isinstance(event, Undo):
             continue
         assert replay(players, rules, [*events[: i + 1], Undo()]) == replay(players, rules, events[:i])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), PLAYERS, RULES)
+def test_the_charts_points_are_the_score_sheets_totals_at_every_rounds_end(data, players, rules):
+    """totals_by_round walks the changes itself (the write path works it out on every tap)."""
+    _, states = play_randomly(data, players, rules)
+    for state in states:
+        sheet = [r.totals for r in score_sheet(state) if r.number > 0 and r.finished]
+        assert totals_by_round(state) == [(0,) * len(players), *sheet]
