@@ -112,10 +112,24 @@ def _folded(match: StoredMatch, done: tuple[Event, ...], state: MatchState, even
         if state.is_finished:
             raise MatchFinished(state.winner_name)
         return apply(state, event)
-    # The match as it was just before the cancelled event (what replay() steps back to).
+    # The match as it was just before the cancelled event (what replay() steps back to): the
+    # state kept at the start of that event's tap, and the tap's earlier events applied again
+    # (one tap's undo cancels several events, one at a time).
     kept = in_effect(done)
-    known = cache().get("state", (match.id, kept[-1])) if kept and len(done) == match.version else None
+    known = _state_at(match, kept[-1]) if kept and kept[-1] < match.version else None
     return known or replay(match.players, match.rules, (*done, event))
+
+
+def _state_at(match: StoredMatch, version: int) -> MatchState | None:
+    """The state at ``version`` from the state kept at the start of its tap, or None if none is kept."""
+    start = match.steps[version] if version < match.version else version
+    state = cache().get("state", (match.id, start))
+    between = match.events[start:version]
+    if state is None or any(isinstance(event, Undo) for event in between):
+        return None
+    for event in between:
+        state = apply(state, event)
+    return state
 
 
 def _fields(event: Event) -> dict[str, Any]:

@@ -58,6 +58,20 @@ def test_one_undo_takes_a_whole_step_back_and_equals_never_having_recorded_it(ap
     assert keeper.match.version == 8
 
 
+def test_undoing_a_step_starts_from_the_state_kept_at_its_start_and_replays_nothing(app, keeper, monkeypatch):
+    """Each undo of a tap's events applies the tap's earlier events to the state kept at its start."""
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    with app.test_request_context():
+        writes.append_events(keeper.match_id, 1, (Pass("Bo"),))
+        writes.append_events(keeper.match_id, 2, (Declare("Cia", Category.FLUSH), Pass("Anna")))
+    monkeypatch.setattr(writes, "replay", lambda *_: pytest.fail("replayed the whole match"))
+    assert keeper.post("undo").status_code == 200
+    match = keeper.match
+    assert match.version == 6
+    with app.app_context():
+        assert eventlog.state_of(match) == replay(match.players, match.rules, match.events[:2])
+
+
 def test_a_step_whose_last_event_breaks_a_rule_stores_none_of_its_events(app, keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     with app.test_request_context(), pytest.raises(RuleBroken):
