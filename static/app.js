@@ -132,10 +132,11 @@
   });
 })();
 
-// The live view pushed: the server sends the match's version on a stream (server-sent events) and
-// the board fetches itself when it is newer. Its poll every 2 s is skipped while the stream speaks
-// (at least every 10 s), and goes on when the stream drops or the server declines one (204): the
-// page then polls as it always did, and catches up when the stream is back.
+// The live view pushed: the server sends the board itself on a stream (server-sent events) at
+// each change, and the match's version as a heartbeat (the board fetches itself if that is
+// newer). Its poll every 2 s is skipped while the stream speaks (at least every 10 s), and goes
+// on when the stream drops or the server declines one (204): the page then polls as it always
+// did, and catches up when the stream is back (the browser says which board it last had).
 (function () {
   "use strict";
   var board = document.getElementById("board");
@@ -144,19 +145,30 @@
   var heard = 0;  // when the stream last spoke; 0 while it is down
   var source = new EventSource(board.dataset.stream);
   function state(said) { document.body.dataset.stream = said; }  // for the browser tests
+  function shown() { return document.getElementById("board"); }
+  function ended() {  // a finished match's board has no stream: nothing more will come
+    var now = shown();
+    if (now && !now.dataset.stream) { source.close(); heard = 0; state("closed"); }
+  }
   source.addEventListener("version", function (event) {
     heard = Date.now();
     state("open");
-    var shown = document.getElementById("board");
-    if (shown && Number(event.data) > Number(shown.dataset.version)) { htmx.trigger(shown, "pushed"); }
+    var now = shown();
+    if (now && Number(event.data) > Number(now.dataset.version)) { htmx.trigger(now, "pushed"); }
+  });
+  source.addEventListener("board", function (event) {
+    heard = Date.now();
+    state("open");
+    var now = shown();
+    if (now && Number(event.lastEventId) > Number(now.dataset.version)) {
+      htmx.swap(now, event.data, {swapStyle: "outerHTML"});
+      ended();
+    }
   });
   source.addEventListener("error", function () { heard = 0; state("down"); });
   document.addEventListener("htmx:confirm", function (event) {
     var polled = event.detail.elt.id === "board" && !event.detail.triggeringEvent;  // a poll has no event
     if (polled && heard && Date.now() - heard < QUIET) { event.preventDefault(); }
   });
-  document.addEventListener("htmx:afterSettle", function () {
-    var shown = document.getElementById("board");
-    if (shown && !shown.dataset.stream) { source.close(); heard = 0; state("closed"); }  // the match is over
-  });
+  document.addEventListener("htmx:afterSettle", ended);
 })();

@@ -1,13 +1,15 @@
 """The live view pushed: each process tells its spectators' streams when their match changes.
 
 A spectator's page opens one server-sent-events stream (``matches.watch_stream``)
-and gets an event with the match's version at once (a reconnect catches up with
-it), whenever the version changes, and every ``HEARTBEAT`` seconds besides (so
-that a stream whose phone has gone is noticed, and the page knows the stream is
-alive). The page then fetches the board itself, through the unchanged check and
-the board kept per version, as a poll does: a stream never renders or writes.
+and gets the board itself whenever the match changes, and at once if the page
+is behind when the stream opens (a reconnect catches up); otherwise, and every
+``HEARTBEAT`` seconds, the match's version (so that a stream whose phone has
+gone is noticed, and the page knows the stream is alive). The board is the one
+a poll gets, rendered once per version and language for all the match's
+spectators (``watching._board_html``): a change costs a stream one indexed read
+and a write to its socket, not a request through Flask.
 
-Streams never write and never touch the request's SQLite connection. One
+Streams never write; the board is read on the stream's own request context. One
 watcher thread per process (started with the first stream, ended with the
 last) asks SQLite every ``EVERY`` seconds whether anybody committed
 (``PRAGMA data_version``, which changes when another connection commits, in
@@ -29,7 +31,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from flask import Flask, current_app
 
@@ -138,26 +140,47 @@ def _versions(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:
 
 
 class Stream:
-    """One spectator's stream: its match's version now, at each change, and every HEARTBEAT s.
+    """One spectator's stream: the board at each change, the version now and every HEARTBEAT s.
 
-    The server closes it when the phone has gone (a write fails) or the server
-    stops, and then it leaves ``versions``, once, even if it never started.
+    ``board`` gives the match's board now, as (version, HTML), rendered once per version
+    and language for all the match's spectators; ``known`` is the version the page
+    holds (-1 if unknown): a page that is behind when the stream opens gets the board
+    at once, one that is not gets only the version. The server closes the stream when
+    the phone has gone (a write fails) or the server stops, and then it leaves
+    ``versions``, once, even if it never started.
     """
 
-    def __init__(self, versions: Versions, match_id: str) -> None:
+    def __init__(
+        self, versions: Versions, match_id: str, known: int = -1, board: Board | None = None
+    ) -> None:
         self.versions, self.match_id, self.left = versions, match_id, False
+        self.known, self.board = known, board
 
     def __iter__(self) -> Iterator[str]:
         yield f"retry: {RETRY_MS}\n\n"
         while not self.left:
             version, changed = self.versions.now(self.match_id)
-            yield f"event: version\ndata: {version}\n\n"
+            if version > self.known and self.board is not None:
+                self.known, html = self.board()
+                yield board_event(self.known, html)
+            else:
+                yield f"event: version\ndata: {version}\n\n"
             changed.wait(HEARTBEAT)
 
     def close(self) -> None:
         if not self.left:
             self.left = True
             self.versions.leave(self.match_id)
+
+
+Board = Callable[[], tuple[int, str]]
+
+
+def board_event(version: int, html: str) -> str:
+    """The board as one event: its version as the event's id (the browser sends it back as
+    Last-Event-ID when it reconnects), its HTML a ``data:`` line per line."""
+    lines = "".join(f"data: {line}\n" for line in html.splitlines())
+    return f"id: {version}\nevent: board\n{lines}\n"
 
 
 def versions() -> Versions:

@@ -8,13 +8,13 @@ takes the secret from the link, so the limiter counts wrong ones (TRUST.md S8).
 
 from __future__ import annotations
 
-from flask import Response, abort, render_template, request
-from flask_babel import get_locale
+from flask import Response, abort, render_template, request, stream_with_context
 
 from scorekeeper.web import eventlog, live
 from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.web.htmx import render
+from scorekeeper.web.i18n import get_locale
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.matches import bp
 from scorekeeper.web.table import table_context
@@ -69,10 +69,12 @@ def _board_html(match: StoredMatch, token: str) -> str:
 @bp.get("/watch/stream")
 @limiter.limit("30/minute", deduct_when=wrong_secret)
 def watch_stream() -> Response:
-    """The match's version as server-sent events: now, at each change, and as a heartbeat.
+    """The match's board as server-sent events: at each change, and its version as a heartbeat.
 
-    204 when this process holds as many streams as it may: the browser does not
-    reconnect, and the page goes on polling.
+    The page says which version it shows (``v``, or Last-Event-ID when the browser
+    reconnects); if the match has moved on since, the board comes at once. 204 when
+    this process holds as many streams as it may: the browser does not reconnect,
+    and the page goes on polling.
     """
     token = request.args.get("t", "")
     found = eventlog.watched_version(token) if token else None
@@ -81,7 +83,18 @@ def watch_stream() -> Response:
     versions = live.versions()
     if not versions.join(*found):
         return Response(status=204)
-    response = Response(live.Stream(versions, found[0]), mimetype="text/event-stream")
+
+    def board() -> tuple[int, str]:
+        match = eventlog.load_match(found[0])
+        assert match is not None  # a match is never deleted while watched
+        return match.version, _board_html(match, token)
+
+    shown = request.headers.get("Last-Event-ID") or request.args.get("v", "")
+    stream = live.Stream(versions, found[0], int(shown) if shown.isdigit() and len(shown) < 10 else -1, board)
+    # The request's context stays with the stream (the board is rendered in the spectator's
+    # language); the stream leaves ``versions`` when the server closes the response.
+    response = Response(stream_with_context(iter(stream)), mimetype="text/event-stream")
+    response.call_on_close(stream.close)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy (nginx) passes each event on at once
     return response

@@ -1,6 +1,7 @@
 """The live view pushed: a stream of versions per spectator (scorekeeper/web/live.py, issue 14)."""
 
 import pytest
+from bs4 import BeautifulSoup
 from test_watch_and_csrf import watch_url
 from webtools import MATCHES, soup
 
@@ -10,14 +11,20 @@ def stream_url(keeper) -> str:
 
 
 def events(response):
-    """The stream's events as they come: (name, data) pairs; the retry line is skipped."""
+    """The stream's events as they come: (name, data) pairs, the data of a board event being
+    (its id, its HTML); the retry line is skipped."""
     buffer = b""
     for chunk in response.response:
         buffer += chunk
         while b"\n\n" in buffer:
             block, buffer = buffer.split(b"\n\n", 1)
-            fields = dict(line.split(": ", 1) for line in block.decode().splitlines())
-            if "event" in fields:
+            fields: dict[str, str] = {}
+            for line in block.decode().splitlines():
+                name, _, value = line.partition(": ")
+                fields[name] = fields[name] + "\n" + value if name in fields else value
+            if fields.get("event") == "board":
+                yield "board", (fields["id"], fields["data"])
+            elif "event" in fields:
                 yield fields["event"], fields["data"]
 
 
@@ -26,17 +33,46 @@ def spectator(app):
     return app.test_client()
 
 
-def test_the_stream_says_the_version_at_once_and_again_after_each_tap(keeper, spectator):
+def test_the_stream_sends_the_board_at_each_tap_and_the_version_to_a_page_that_has_it(keeper, spectator):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
-    response = spectator.get(stream_url(keeper), buffered=False)
+    response = spectator.get(stream_url(keeper) + "&v=1", buffered=False)
     assert response.status_code == 200
     assert response.mimetype == "text/event-stream"
     said = events(response)
-    assert next(said) == ("version", "1")
+    assert next(said) == ("version", "1")  # the page shows version 1 already
     assert keeper.declare("Bo", "flush").status_code == 200
-    assert next(said) == ("version", "2")  # the watcher noticed the commit and woke this stream
+    name, (version, html) = next(said)  # the watcher noticed the commit and woke this stream
+    board = BeautifulSoup(html, "html.parser").select_one("#board")
+    assert (name, version, board["data-version"]) == ("board", "2", "2")
+    assert "Bo declared flush" in board.text
     assert keeper.declare("Cia", "full_house").status_code == 200
-    assert next(said) == ("version", "3")
+    assert next(said)[1][0] == "3"
+    response.close()
+
+
+def test_a_page_that_is_behind_gets_the_board_at_once(keeper, spectator):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "flush")
+    for asked in ({"query": "&v=1"}, {"query": ""}, {"query": "&v=9", "headers": {"Last-Event-ID": "1"}}):
+        response = spectator.get(
+            stream_url(keeper) + asked["query"], headers=asked.get("headers"), buffered=False
+        )
+        name, (version, html) = next(events(response))
+        assert (name, version) == ("board", "2") and 'data-version="2"' in html
+        response.close()
+    for shown in ("2", "x", "-1" * 20):  # up to date, or nonsense: taken as unknown
+        response = spectator.get(stream_url(keeper) + f"&v={shown}", buffered=False)
+        assert next(events(response))[0] == ("version" if shown == "2" else "board")
+        response.close()
+
+
+def test_the_board_in_the_stream_speaks_the_spectators_language(keeper, spectator):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "flush")
+    spectator.set_cookie("lang", "sv")
+    response = spectator.get(stream_url(keeper), buffered=False)
+    _, (_, html) = next(events(response))
+    assert "Bo meldade färg" in BeautifulSoup(html, "html.parser").select_one("#board").text
     response.close()
 
 
@@ -60,14 +96,14 @@ def test_beyond_the_processes_limit_a_stream_is_declined_with_204_and_the_page_p
     versions = app.extensions["live"]
     versions.limit = 1
     first = app.test_client().get(stream_url(keeper), buffered=False)
-    assert next(events(first)) == ("version", "1")
+    assert next(events(first))[0] == "board"
     declined = app.test_client().get(stream_url(keeper), buffered=False)
     assert declined.status_code == 204
     assert versions.refused == 1
     first.close()  # the phone went: its place is free again
     assert versions.streams == 0
     again = app.test_client().get(stream_url(keeper), buffered=False)
-    assert next(events(again)) == ("version", "1")
+    assert next(events(again))[0] == "board"
     again.close()
     unread = app.test_client().get(stream_url(keeper), buffered=False)
     unread.close()  # closed before its first event: its place is free all the same
@@ -77,7 +113,7 @@ def test_beyond_the_processes_limit_a_stream_is_declined_with_204_and_the_page_p
 def test_the_live_page_names_its_stream_and_a_finished_match_has_none(keeper, client, app):
     keeper.new("Anna", "Bo", dealer="Anna")
     board = soup(client.get(watch_url(keeper))).select_one("#board")
-    assert board["data-stream"] == stream_url(keeper)
+    assert board["data-stream"] == stream_url(keeper) + "&v=1"
     imported = client.post("/import", data={"text": (MATCHES / "tie-break-to-ten.json").read_text()})
     keeper.match_id = imported.headers["Location"].split("/")[2]  # /m/<id>/...
     board = soup(client.get(watch_url(keeper))).select_one("#board")
