@@ -26,6 +26,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,32 +53,65 @@ class Run:
         return [at - self.acked[(t, v)] for t, v, at in self.seen if (t, v) in self.acked]
 
 
+async def sse_events(lines: AsyncIterable[bytes]) -> AsyncIterator[tuple[str, str, str]]:
+    """Each server-sent event of a stream's lines as (event, id, data), at the blank line that ends it.
+
+    As the browser's EventSource reads them: ``data:`` lines join with newlines, the
+    event is ``message`` unless named, the id holds until another comes, and a block
+    without data (the opening ``retry:``, a comment) is no event.
+    """
+    name, ident, data = "message", "", []
+    async for raw in lines:
+        line = raw.decode().rstrip("\r\n")
+        if not line:
+            if data:
+                yield name, ident, "\n".join(data)
+            name, data = "message", []
+            continue
+        key, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if key == "event":
+            name = value
+        elif key == "data":
+            data.append(value)
+        elif key == "id":
+            ident = value
+
+
 async def spectator(table: loadgen.Table, number: int, phone: loadgen.Phone, run: Run, end: float) -> None:
-    """Hold the stream; fetch the board when it says a newer version. Poll every 2 s if declined."""
+    """Hold the stream: take the board it brings, or fetch the board when it says a newer version.
+
+    Poll every 2 s if the server declines the stream, as the page does.
+    """
     loop = asyncio.get_running_loop()
     shown = table.version
 
-    async def fetch() -> None:
+    def show(now: int) -> None:
         nonlocal shown
+        for version in range(shown + 1, now + 1):
+            run.seen.append((number, version, loop.time()))
+        shown = max(shown, now)
+
+    async def fetch() -> None:
         status, now = await table.check(phone, shown)
         if status not in (200, 304):
             run.errors.append(f"board {status}")
-        for version in range(shown + 1, now + 1):
-            run.seen.append((number, version, loop.time()))
-        shown = now
+        show(now)
 
     timeout = aiohttp.ClientTimeout(total=None, sock_read=30)
     async with aiohttp.ClientSession(phone.session._base_url, timeout=timeout) as stream:
         async with stream.get(f"/watch/stream?t={table.watch}") as response:
             if response.status == 200:
                 run.streaming += 1
-                while loop.time() < end:
-                    try:
-                        line = await asyncio.wait_for(response.content.readline(), end - loop.time())
-                    except TimeoutError:
-                        return
-                    if line.startswith(b"data: ") and int(line[6:]) > shown:
-                        await fetch()
+                try:
+                    async with asyncio.timeout_at(end):
+                        async for name, ident, data in sse_events(response.content):
+                            if name == "board":  # the board itself, at version ``id``: no fetch
+                                show(int(ident))
+                            elif name == "version" and int(data) > shown:
+                                await fetch()
+                except TimeoutError:
+                    pass
                 return
             if response.status != 204:
                 run.errors.append(f"stream {response.status}")
