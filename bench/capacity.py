@@ -34,13 +34,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import loadgen  # noqa: E402
-from load import ms, raise_file_limit, table_rows  # noqa: E402
+import push  # noqa: E402
+from load import Runs, ms, raise_file_limit, table_rows  # noqa: E402
 from servers import Served, machine_busy_seconds, min_median, own_cpu_seconds, running  # noqa: E402
 
 CLIENTS = 8
+Closed = dict[str, dict[Served, dict[str, list[float]]]]  # by kind ("tap", "check"), server and figure
+Pushed = dict[int, list[dict[str, float]]]  # by table count: each run's figures (push.figures)
 
 
-async def closed_rows(app: Served, ref: Served, before: Served, runs: int, seconds: float) -> None:
+async def closed_rows(app: Served, ref: Served, before: Served, runs: int, seconds: float) -> Closed:
     """Throughput and p99 at 8 clients: the app, the reference, and the app without its write lock."""
     tables = {
         app: await loadgen.open_tables(app.base, 0, CLIENTS, reference=False),
@@ -54,7 +57,7 @@ async def closed_rows(app: Served, ref: Served, before: Served, runs: int, secon
     served = sum(server.cpu_seconds() for server in tables)
     print(f"\n{CLIENTS} clients, closed loop, {seconds:g} s per run; min/median of {runs} runs")
     print(f"{'':<34}{'app':>14}{'reference':>14}{'app/ref':>12}")
-    found: dict[str, dict[Served, dict[str, list[float]]]] = {}
+    found: Closed = {}
     for kind, label in (("tap", "scoring action (POST)"), ("check", "unchanged live-view check")):
         measured = (app, before, ref) if kind == "tap" else (app, ref)
         got = found[kind] = {s: {"rate": [], "p99": [], "cpu": []} for s in measured}
@@ -90,6 +93,27 @@ async def closed_rows(app: Served, ref: Served, before: Served, runs: int, secon
         f" {min_median(taps[app]['rate'], 0)} req/s"
     )
     await loadgen.close_tables(tables)
+    return found
+
+
+async def pushed_rows(app: Served, ref: Served, polled: Runs, args: argparse.Namespace) -> Pushed:
+    """N tables with their streams on ``app`` (gevent), the reference's polling rows beside."""
+    print(
+        f"\nN tables with the live view pushed (bench/push.py): the app alone under gunicorn gevent,"
+        f" {app.workers} worker(s) (its setup for many spectators), the same schedule, each spectator"
+        f" holding /watch/stream; {args.table_seconds:g} s per run, min/median of {args.runs} runs (errors,"
+        " dropped: totals); latencies in ms; update p95 and p99 from the tap's scheduled time, as in the"
+        " polling rows, 'p95 from ack' from the tap's acknowledgement; cores and generator CPU over the"
+        " scheduled window. The reference has no stream: its rows here are its polling rows above (the same"
+        " runs, not measured again)."
+    )
+    print(push.heading())
+    beside = {n: [push.polling_figures(r, cpu, n) for r, cpu in runs[ref]] for n, runs in polled.items()}
+    tables: list[loadgen.Table] = []
+    with running(app):
+        found = await push.push_rows(app, tables, args.tables, args.runs, args.table_seconds, beside)
+    await loadgen.close_tables({app: tables})
+    return found
 
 
 async def main_async(args: argparse.Namespace, workdir: Path) -> None:
@@ -107,7 +131,7 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> None:
         loadgen.scripts()
         with running(before):
             await closed_rows(app, ref, before, args.runs, args.seconds)
-        await table_rows(app, ref, args.tables, args.runs, args.table_seconds)
+        polled = await table_rows(app, ref, args.tables, args.runs, args.table_seconds)
         rss = app.worker_rss_mb()
         print(
             f"\napp worker RSS at the end: {', '.join(f'{x:.0f} MB' for x in rss)};"
@@ -115,6 +139,8 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> None:
             f" taps resent after a closed connection: {loadgen.Phone.resent};"
             f" load average {os.getloadavg()[0]:.1f} at the end"
         )
+    pushed = Served("app", workdir / "push.sqlite", args.workers, args.threads, worker_class="gevent")
+    await pushed_rows(pushed, ref, polled, args)
 
 
 def main() -> None:
