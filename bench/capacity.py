@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -39,8 +40,15 @@ from load import Runs, ms, raise_file_limit, table_rows  # noqa: E402
 from servers import Served, machine_busy_seconds, min_median, own_cpu_seconds, running  # noqa: E402
 
 CLIENTS = 8
+# Issue 14's goals. At 8 clients: the scoring action's throughput and p99 against the minimal
+# POST's, the unchanged check's throughput against the minimal GET's.
+TAP_RATIO, TAP_P99_RATIO, TAP_P99_MS, CHECK_RATIO = 0.5, 2.0, 50.0, 1.0
+# N tables with their streams: at 1,000 tables, and reported at 2,000.
+TABLES, TABLES_REPORTED, TABLE_TAP_P99_MS, TABLE_UPDATE_P95_MS, CORES_PER_1000 = 1000, 2000, 100.0, 500.0, 0.5
+
 Closed = dict[str, dict[Served, dict[str, list[float]]]]  # by kind ("tap", "check"), server and figure
 Pushed = dict[int, list[dict[str, float]]]  # by table count: each run's figures (push.figures)
+Goal = tuple[str, str, str, str]  # measure, goal, measured, verdict
 
 
 async def closed_rows(app: Served, ref: Served, before: Served, runs: int, seconds: float) -> Closed:
@@ -116,6 +124,125 @@ async def pushed_rows(app: Served, ref: Served, polled: Runs, args: argparse.Nam
     return found
 
 
+def verdict(met: bool | None) -> str:
+    return "not measured" if met is None else "met" if met else "not met"
+
+
+def closed_goals(found: Closed, app: Served, ref: Served) -> list[Goal]:
+    taps, checks = found["tap"], found["check"]
+    rate = [a / r for a, r in zip(taps[app]["rate"], taps[ref]["rate"], strict=True)]
+    p99 = [a / r for a, r in zip(taps[app]["p99"], taps[ref]["p99"], strict=True)]
+    check = [a / r for a, r in zip(checks[app]["rate"], checks[ref]["rate"], strict=True)]
+    return [
+        (
+            f"scoring action throughput vs the minimal POST, {CLIENTS} clients",
+            f"≥ {TAP_RATIO:g}×",
+            f"{min_median(rate, 2)}×",
+            verdict(median(rate) >= TAP_RATIO),
+        ),
+        (
+            f"scoring action p99, {CLIENTS} clients",
+            f"≤ {TAP_P99_RATIO:g}× the reference's, < {TAP_P99_MS:g} ms",
+            f"{min_median(p99, 2)}×, {min_median(taps[app]['p99'], 0)} ms",
+            verdict(median(p99) <= TAP_P99_RATIO and median(taps[app]["p99"]) < TAP_P99_MS),
+        ),
+        (
+            "unchanged live-view check vs the minimal GET",
+            f"≥ {CHECK_RATIO:g}×",
+            f"{min_median(check, 2)}×",
+            verdict(median(check) >= CHECK_RATIO),
+        ),
+    ]
+
+
+def table_goals(runs: list[dict[str, float]], count: int, judged: bool) -> list[Goal]:
+    """The N-table goals at ``count`` tables, with verdicts (``judged``) or only reported."""
+
+    def figure(key: str, digits: int = 0) -> str:
+        return min_median([r[key] for r in runs], digits)
+
+    def mid(key: str) -> float:
+        return median(r[key] for r in runs)
+
+    def aim(goal: str) -> str:
+        return goal if judged else ""
+
+    def say(met: bool) -> str:
+        return verdict(met) if judged else ""
+
+    errors, dropped = (sum(r[key] for r in runs) for key in push.TOTALS)
+    spectators = count * loadgen.SPECTATORS
+    return [
+        (
+            f"{count:,} tables: {count / loadgen.TAP_EVERY:g} actions/s, {spectators:,} spectators",
+            "" if judged else "report it",
+            "",
+            "" if judged else "reported",
+        ),
+        (
+            "  spectators holding a stream",
+            aim(f"{spectators:,}"),
+            figure("streaming"),
+            say(mid("streaming") == spectators),
+        ),
+        (
+            "  action p99",
+            aim(f"< {TABLE_TAP_P99_MS:g} ms"),
+            f"{figure('tap')} ms",
+            say(mid("tap") < TABLE_TAP_P99_MS),
+        ),
+        (
+            "  spectator update p95, from the tap's scheduled time",
+            aim(f"< {TABLE_UPDATE_P95_MS:g} ms"),
+            f"{figure('p95')} ms",
+            say(mid("p95") < TABLE_UPDATE_P95_MS),
+        ),
+        ("  errors", aim("0"), f"{errors:,.0f}", say(errors == 0)),
+        ("  dropped", aim("0"), f"{dropped:,.0f}", say(dropped == 0)),
+    ]
+
+
+def load_goals(pushed: Pushed) -> list[Goal]:
+    """The goals of the push rows: at 1,000 tables (or the most run below), and 2,000 reported."""
+    at = TABLES if TABLES in pushed else max((n for n in pushed if n <= TABLES), default=None)
+    if at is None:
+        goals = [(f"{TABLES:,} tables", "see issue 14", "-", verdict(None))]
+    else:
+        goals = table_goals(pushed[at], at, judged=True)
+        if at != TABLES:
+            goals[0] = (goals[0][0] + f" ({TABLES:,} not run: the most tables up to it)", *goals[0][1:])
+    if TABLES_REPORTED in pushed:
+        goals += table_goals(pushed[TABLES_REPORTED], TABLES_REPORTED, judged=False)
+    else:
+        goals.append((f"{TABLES_REPORTED:,} tables", "report it", "-", verdict(None)))
+    if at is not None:
+        goals.append(cores_goal(pushed[at], at))
+    return goals
+
+
+def cores_goal(runs: list[dict[str, float]], count: int) -> Goal:
+    """The server's cores per 1,000 tables: a lower bound when the server left work undone."""
+    cores = [r["cores"] for r in runs]
+    met = median(cores) <= CORES_PER_1000
+    done = all(r["errors"] == 0 and r["dropped"] == 0 for r in runs)
+    return (
+        f"server CPU per 1,000 tables, at {count:,} tables",
+        f"≤ {CORES_PER_1000:g} core",
+        f"{min_median(cores, 2)} cores",
+        verdict(met) if done or not met else "not known (work left undone: a lower bound)",
+    )
+
+
+def print_summary(goals: list[Goal]) -> None:
+    print(
+        "\nissue 14's goals, each judged on the median of its runs (errors and dropped: on their totals);"
+        " the N-table goals on the push rows (the app under gevent), the CPU on its row at 1,000 tables"
+    )
+    print(f"{'measure':<66}{'goal':<34}{'measured':<26}verdict")
+    for measure, goal, measured, said in goals:
+        print(f"{measure:<66}{goal:<34}{measured:<26}{said}".rstrip())
+
+
 async def main_async(args: argparse.Namespace, workdir: Path) -> None:
     app = Served("app", workdir / "app.sqlite", args.workers, args.threads)
     ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads)
@@ -130,7 +257,7 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> None:
         print(f"app worker RSS at the start: {', '.join(f'{x:.0f} MB' for x in rss)}")
         loadgen.scripts()
         with running(before):
-            await closed_rows(app, ref, before, args.runs, args.seconds)
+            closed = await closed_rows(app, ref, before, args.runs, args.seconds)
         polled = await table_rows(app, ref, args.tables, args.runs, args.table_seconds)
         rss = app.worker_rss_mb()
         print(
@@ -140,7 +267,8 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> None:
             f" load average {os.getloadavg()[0]:.1f} at the end"
         )
     pushed = Served("app", workdir / "push.sqlite", args.workers, args.threads, worker_class="gevent")
-    await pushed_rows(pushed, ref, polled, args)
+    found = await pushed_rows(pushed, ref, polled, args)
+    print_summary([*closed_goals(closed, app, ref), *load_goals(found)])
 
 
 def main() -> None:
