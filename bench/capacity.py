@@ -45,6 +45,7 @@ CLIENTS = 8
 TAP_RATIO, TAP_P99_RATIO, TAP_P99_MS, CHECK_RATIO = 0.5, 2.0, 50.0, 1.0
 # N tables with their streams: at 1,000 tables, and reported at 2,000.
 TABLES, TABLES_REPORTED, TABLE_TAP_P99_MS, TABLE_UPDATE_P95_MS, CORES_PER_1000 = 1000, 2000, 100.0, 500.0, 0.5
+RSS_NOISE_MB = 2.0  # "no growth": a worker's RSS from the soak's first minute to its last moves by less
 
 Closed = dict[str, dict[Served, dict[str, list[float]]]]  # by kind ("tap", "check"), server and figure
 Pushed = dict[int, list[dict[str, float]]]  # by table count: each run's figures (push.figures)
@@ -104,8 +105,10 @@ async def closed_rows(app: Served, ref: Served, before: Served, runs: int, secon
     return found
 
 
-async def pushed_rows(app: Served, ref: Served, polled: Runs, args: argparse.Namespace) -> Pushed:
-    """N tables with their streams on ``app`` (gevent), the reference's polling rows beside."""
+async def pushed_rows(
+    app: Served, ref: Served, polled: Runs, args: argparse.Namespace
+) -> tuple[Pushed, tuple[int, list[list[float]]]]:
+    """N tables with their streams on ``app`` (gevent), the reference's polling rows beside; then the soak."""
     print(
         f"\nN tables with the live view pushed (bench/push.py): the app alone under gunicorn gevent,"
         f" {app.workers} worker(s) (its setup for many spectators), the same schedule, each spectator"
@@ -118,10 +121,18 @@ async def pushed_rows(app: Served, ref: Served, polled: Runs, args: argparse.Nam
     print(push.heading())
     beside = {n: [push.polling_figures(r, cpu, n) for r, cpu in runs[ref]] for n, runs in polled.items()}
     tables: list[loadgen.Table] = []
+    soaked = min(TABLES, max((n for n in args.tables if n <= TABLES), default=TABLES))
+    samples: list[list[float]] = []
     with running(app):
         found = await push.push_rows(app, tables, args.tables, args.runs, args.table_seconds, beside)
+        if args.soak_minutes:
+            print(
+                f"\nsoak: {soaked:,} tables with their streams for {args.soak_minutes} minutes, the same server"
+            )
+            tables += await loadgen.open_tables(app.base, len(tables), soaked - len(tables), False)
+            samples = await push.soak(app, tables[:soaked], args.soak_minutes)
     await loadgen.close_tables({app: tables})
-    return found
+    return found, (soaked, samples)
 
 
 def verdict(met: bool | None) -> str:
@@ -233,6 +244,20 @@ def cores_goal(runs: list[dict[str, float]], count: int) -> Goal:
     )
 
 
+def soak_goal(soaked: int, samples: list[list[float]]) -> Goal:
+    """Each worker's RSS from the soak's first minute to its last."""
+    measure, goal = f"worker RSS in the soak at {soaked:,} tables", f"no growth (< {RSS_NOISE_MB:g} MB)"
+    if len(samples) < 2:
+        return (measure, goal, "-", verdict(None) + " (--soak-minutes 2 or more; 10 for the goal)")
+    growth = [last - first for first, last in zip(samples[0], samples[-1], strict=False)]
+    return (
+        measure,
+        goal,
+        ", ".join(f"{g:+.1f}" for g in growth) + f" MB in {len(samples) - 1} min",
+        verdict(len(samples[0]) == len(samples[-1]) and max(growth) < RSS_NOISE_MB),
+    )
+
+
 def print_summary(goals: list[Goal]) -> None:
     print(
         "\nissue 14's goals, each judged on the median of its runs (errors and dropped: on their totals);"
@@ -267,8 +292,8 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> None:
             f" load average {os.getloadavg()[0]:.1f} at the end"
         )
     pushed = Served("app", workdir / "push.sqlite", args.workers, args.threads, worker_class="gevent")
-    found = await pushed_rows(pushed, ref, polled, args)
-    print_summary([*closed_goals(closed, app, ref), *load_goals(found)])
+    found, (soaked, samples) = await pushed_rows(pushed, ref, polled, args)
+    print_summary([*closed_goals(closed, app, ref), *load_goals(found), soak_goal(soaked, samples)])
 
 
 def main() -> None:
@@ -279,6 +304,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--soak-minutes", type=int, default=0, help="the soak at 1,000 tables (0: none)")
     args = parser.parse_args()
     raise_file_limit()
     started = time.monotonic()

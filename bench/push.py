@@ -313,6 +313,32 @@ async def push_rows(
     return found
 
 
+async def soak(server: Served, tables: list[loadgen.Table], minutes: int) -> list[list[float]]:
+    """``tables`` with their streams for ``minutes`` in one run; worker RSS each minute, printed and returned."""
+    loop = asyncio.get_running_loop()
+    start = loop.time() + OPENING  # as one_run's
+    samples: list[list[float]] = []
+
+    async def sample() -> None:
+        for minute in range(1, minutes + 1):
+            await asyncio.sleep(max(0.0, start + 60 * minute - loop.time()))
+            samples.append(server.worker_rss_mb())
+            print(f"{'':>7}minute {minute:>3}: worker RSS MB {', '.join(f'{x:.0f}' for x in samples[-1])}")
+
+    sampler = asyncio.ensure_future(sample())
+    run = await one_run(tables, minutes * 60.0, server.cpu_seconds)
+    await sampler
+    print(heading())
+    print(row(len(tables), f"app, {server.worker_class}, push", [figures(run, len(tables))]))
+    growth = [last - first for first, last in zip(samples[0], samples[-1], strict=False)]
+    print(
+        f"{'':>7}worker RSS growth from minute 1 to minute {minutes}: {', '.join(f'{g:+.1f} MB' for g in growth)};"
+        f" updates unseen at the end {run.unseen}"
+        + (f"; first errors: {run.errors[:2]}" if run.errors else "")
+    )
+    return samples
+
+
 async def main_async(args: argparse.Namespace, folder: Path) -> None:
     print(
         f"{args.workers} worker(s), {args.threads} threads (gthread); {os.cpu_count()} cores shared with the"
