@@ -1,7 +1,7 @@
 """What one server carries, in one run: the app beside the minimal reference app, served alike.
 
 Run: python bench/capacity.py [--seconds 3] [--table-seconds 20] [--tables 100 300 1000 2000]
-                              [--workers 2] [--threads 8] [--runs 3]
+                              [--workers 2] [--threads 8] [--runs 3] [--soak-minutes 0]
 
 Prints, each figure as min/median of ``--runs`` runs (the app's and the reference's
 runs interleaved, so that other load on the machine falls on both alike):
@@ -15,10 +15,25 @@ runs interleaved, so that other load on the machine falls on both alike):
   polling every 2 s alone makes that about 1.9 s), errors and dropped requests
   (in total over the runs), the server's CPU per 1,000 tables and per request,
   and the load generator's own lag and CPU, which say whether it kept up;
-- the app's worker RSS at the start and at the end.
-Both servers: ``serve()`` (gunicorn gthread, keep-alive 2 s), the same workers and
-threads. Loopback only; every run is bounded in time (the N-table runs drain for
-at most 10 s, after which an unanswered request counts as dropped).
+- the app's worker RSS at the start and at the end;
+- N tables with the live view pushed (bench/push.py), the same table counts and
+  schedule, each spectator holding the stream (``/watch/stream``): the app alone
+  under gunicorn gevent with the same workers, its setup for many spectators.
+  Tap p99; update p95 and p99 from the tap's scheduled time (as the polling rows
+  count it) and p95 from the tap's acknowledgement; spectators streaming and
+  polling; errors and dropped; cores per 1,000 tables and the generator's CPU.
+  The reference has no stream: beside each row stand its polling figures, from
+  the polling runs above;
+- with ``--soak-minutes M``, 1,000 tables (or the most of ``--tables`` up to it)
+  with their streams on the same gevent server for M minutes in one run: worker
+  RSS each minute, and its growth from the first minute to the last;
+- a summary: each of issue 14's goals beside its figure and whether it is met,
+  judged on the medians of the runs (errors and dropped on their totals), the
+  N-table goals on the push rows at 1,000 tables (or the most run up to it).
+The closed-loop and polling rows: ``serve()`` (gunicorn gthread, keep-alive 2 s)
+for both servers, the same workers and threads. Loopback only; every run is
+bounded in time (the N-table runs drain for at most 10 s, after which an
+unanswered request counts as dropped).
 """
 
 from __future__ import annotations
