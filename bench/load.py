@@ -49,8 +49,12 @@ COLUMNS = (  # heading, width, the figure of one run (its Open, the server's CPU
 )
 
 
-async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, seconds: float) -> None:
-    """N tables on their schedule, the app and the reference interleaved run by run."""
+# The N-table runs by table count and server: each run with the server's CPU seconds in it.
+Runs = dict[int, dict[Served, list[tuple[loadgen.Open, float]]]]
+
+
+async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, seconds: float) -> Runs:
+    """N tables on their schedule, the app and the reference interleaved run by run; the runs, by count."""
     print(
         f"\nN tables: a scorekeeper tapping every {loadgen.TAP_EVERY:g} s and {loadgen.SPECTATORS} spectators"
         f" polling every {loadgen.POLL_EVERY:g} s per table; open loop, {seconds:g} s per run; latencies in ms"
@@ -62,12 +66,13 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
         + f"{'errors':>7}{'dropped':>8}"
     )
     tables: dict[Served, list[loadgen.Table]] = {app: [], ref: []}
+    found: Runs = {}
     for count in counts:
         for server in (app, ref):
             made = tables[server]
             made += await loadgen.open_tables(server.base, len(made), count - len(made), server is ref)
         rss = {server: server.worker_rss_mb() for server in tables}
-        rows: dict[Served, list[tuple[loadgen.Open, float]]] = {app: [], ref: []}
+        rows = found[count] = {app: [], ref: []}
         others: dict[Served, list[float]] = {app: [], ref: []}
         for _ in range(runs):
             for server in (app, ref):
@@ -97,6 +102,7 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
                 + (f"; first errors: {errors[:2]}" if errors else "")
             )
     await loadgen.close_tables(tables)
+    return found
 
 
 async def main_async(args: argparse.Namespace, workdir: Path) -> None:

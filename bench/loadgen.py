@@ -287,7 +287,8 @@ class Open:
         return self.scheduled - self.answered - len(self.errors)
 
 
-def _dues(first: float, every: float, end: float) -> list[float]:
+def schedule(first: float, every: float, end: float) -> list[float]:
+    """The times from ``first``, every ``every`` s, before ``end``: one phone's scheduled requests."""
     return [first + every * k for k in range(int((end - first) / every) + 1) if first + every * k < end]
 
 
@@ -343,11 +344,11 @@ async def open_loop(tables: list[Table], seconds: float, port: int, drain: float
     tasks = []
     for i, table in enumerate(tables):
         table.due_of.clear()
-        dues = _dues(start + (i * 0.618034 % 1) * TAP_EVERY, TAP_EVERY, end)
+        dues = schedule(start + (i * 0.618034 % 1) * TAP_EVERY, TAP_EVERY, end)
         run.scheduled += len(dues)
         tasks.append(asyncio.ensure_future(scorekeeper(table, dues)))
         for phone in table.spectators:
-            dues = _dues(start + rng.uniform(0, POLL_EVERY), POLL_EVERY, end)
+            dues = schedule(start + rng.uniform(0, POLL_EVERY), POLL_EVERY, end)
             run.scheduled += len(dues)
             tasks.append(asyncio.ensure_future(spectator(table, phone, dues)))
 

@@ -5,17 +5,25 @@ Run: python bench/push.py [--tables 100 300 1000] [--seconds 20] [--runs 3] [--w
 
 N tables, each a scorekeeper tapping every 10 s (open loop: each tap fires at its
 scheduled time) and three spectators, each holding the live view's stream
-(``/watch/stream``) as the page does: when the stream says a newer version, the
-spectator fetches the board (``/watch/board`` with the version it shows), on a
-second connection, as a browser would. A stream the server declines (204, its
-streams are full) leaves that spectator polling every 2 s, as the page does.
+(``/watch/stream``) as the page does. An ``event: version`` says the match's
+version: when it is newer than the board's, the spectator fetches the board
+(``/watch/board`` with the version it shows) on a second connection, as a
+browser would. An ``event: board`` brings the board itself, its version as the
+event's id: the spectator has it without a fetch. A stream the server declines
+(204, its streams are full) leaves that spectator polling every 2 s, as the page does.
 
-Prints, per worker class and table count, min/median of ``--runs`` runs: tap p99;
-the spectators' update latency p95 and p99 from the tap's acknowledgement (its
-200) to the new board in the spectator's hands (it can be negative: the push may
-beat the acknowledgement); how many spectators hold a stream and how many poll;
-errors; the server's CPU per 1,000 tables; worker RSS; the generator's own CPU.
-The app alone (no reference: the minimal app has no stream). Loopback only.
+Prints, per worker class and table count, min/median of ``--runs`` runs: tap p99
+(from its scheduled time); the spectators' update latency p95 and p99 from the
+tap's scheduled time to the new board in the spectator's hands (as bench/load.py
+counts it for polling spectators), and its p95 from the tap's acknowledgement
+(its 200: it can be negative, the push may beat the acknowledgement); how many
+spectators hold a stream and how many poll; errors and dropped requests (totals
+of the runs); the server's cores per 1,000 tables and the generator's own CPU,
+both over the scheduled window; worker RSS. After the last scheduled tap a run
+drains for at most 10 s: the spectators listen until each has its table's last
+version, a request still unanswered then is dropped, and an update a spectator
+never got is counted (unseen). The app alone: the minimal app has no stream
+(bench/capacity.py prints its polling rows beside these). Loopback only.
 """
 
 from __future__ import annotations
@@ -26,9 +34,10 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import aiohttp
 
@@ -36,21 +45,53 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import loadgen  # noqa: E402
 from load import ms, raise_file_limit  # noqa: E402
-from servers import Served, min_median, running  # noqa: E402
+from servers import Served, machine_busy_seconds, min_median, running  # noqa: E402
+
+OPENING = 2.0  # seconds for the streams to open before the first tap
+DRAIN = 10.0  # as loadgen.open_loop: what is unanswered this long after the last scheduled tap is dropped
+T = TypeVar("T")
 
 
 @dataclass
 class Run:
-    taps: list[float] = field(default_factory=list)
+    """One run of tables with their streams: what the phones saw, and what it cost."""
+
+    seconds: float
+    taps: list[float] = field(default_factory=list)  # from each tap's scheduled time to its answer
+    due: dict[tuple[int, int], float] = field(default_factory=dict)  # (table, version) -> tap first due
     acked: dict[tuple[int, int], float] = field(default_factory=dict)  # (table, version) -> acknowledged
     seen: list[tuple[int, int, float]] = field(default_factory=list)  # (table, version, board received)
+    shown: dict[tuple[int, int], int] = field(default_factory=dict)  # (table, spectator) -> version held
     errors: list[str] = field(default_factory=list)
     streaming: int = 0
     polling: int = 0
+    unsent: int = 0  # taps scheduled and not sent yet
+    waiting: int = 0  # requests sent and neither answered nor failed yet
+    unseen: int = 0  # versions acknowledged that a spectator did not get by the end
+    server_cpu: float = 0.0  # CPU seconds over the scheduled window
+    own_cpu: float = 0.0
+    others: float = 0.0  # cores other processes took over the window
 
-    def updates(self) -> list[float]:
-        """From each tap's acknowledgement to each spectator's new board, in seconds."""
-        return [at - self.acked[(t, v)] for t, v, at in self.seen if (t, v) in self.acked]
+    def updates(self, since: Mapping[tuple[int, int], float]) -> list[float]:
+        """From each tap's time in ``since`` (``due`` or ``acked``) to each spectator's new board, in s."""
+        return [at - since[(t, v)] for t, v, at in self.seen if (t, v) in since]
+
+    @property
+    def dropped(self) -> int:
+        """Requests of the run unanswered at the end of the drain: sent and not answered, or never sent."""
+        return self.unsent + self.waiting
+
+    async def ask(self, request: Awaitable[T], what: str) -> T | None:
+        """A request's answer, or None if it failed (an error); waiting until then (dropped if cancelled)."""
+        self.waiting += 1
+        try:
+            answer = await request
+        except Exception as error:  # noqa: BLE001 - every failure is counted
+            self.waiting -= 1
+            self.errors.append(f"{what} {error!r}")
+            return None
+        self.waiting -= 1
+        return answer
 
 
 async def sse_events(lines: AsyncIterable[bytes]) -> AsyncIterator[tuple[str, str, str]]:
@@ -78,138 +119,241 @@ async def sse_events(lines: AsyncIterable[bytes]) -> AsyncIterator[tuple[str, st
             ident = value
 
 
-async def spectator(table: loadgen.Table, number: int, phone: loadgen.Phone, run: Run, end: float) -> None:
-    """Hold the stream: take the board it brings, or fetch the board when it says a newer version.
+async def spectator(
+    table: loadgen.Table, at: tuple[int, int], phone: loadgen.Phone, run: Run, stop: asyncio.Future[None]
+) -> None:
+    """Hold the stream until ``stop``: take the board it brings, or fetch it when told of a newer version.
 
     Poll every 2 s if the server declines the stream, as the page does.
     """
     loop = asyncio.get_running_loop()
-    shown = table.version
+    run.shown[at] = table.version
 
     def show(now: int) -> None:
-        nonlocal shown
-        for version in range(shown + 1, now + 1):
-            run.seen.append((number, version, loop.time()))
-        shown = max(shown, now)
+        for version in range(run.shown[at] + 1, now + 1):
+            run.seen.append((at[0], version, loop.time()))
+        run.shown[at] = max(run.shown[at], now)
 
     async def fetch() -> None:
-        status, now = await table.check(phone, shown)
-        if status not in (200, 304):
-            run.errors.append(f"board {status}")
-        show(now)
+        answer = await run.ask(table.check(phone, run.shown[at]), "board")
+        if answer is not None and answer[0] not in (200, 304):
+            run.errors.append(f"board {answer[0]}")
+        elif answer is not None:
+            show(answer[1])
 
     timeout = aiohttp.ClientTimeout(total=None, sock_read=30)
     async with aiohttp.ClientSession(phone.session._base_url, timeout=timeout) as stream:
         async with stream.get(f"/watch/stream?t={table.watch}") as response:
             if response.status == 200:
                 run.streaming += 1
-                try:
-                    async with asyncio.timeout_at(end):
-                        async for name, ident, data in sse_events(response.content):
-                            if name == "board":  # the board itself, at version ``id``: no fetch
-                                show(int(ident))
-                            elif name == "version" and int(data) > shown:
-                                await fetch()
-                except TimeoutError:
-                    pass
-                return
+                events = sse_events(response.content)
+                while True:  # an event, or the stop: a board fetch on its way is never cut short
+                    step = asyncio.ensure_future(anext(events, None))
+                    await asyncio.wait((step, stop), return_when=asyncio.FIRST_COMPLETED)
+                    if not step.done() or step.result() is None:
+                        step.cancel()
+                        return
+                    name, ident, data = step.result()
+                    if name == "board":  # the board itself, at version ``id``
+                        show(int(ident))
+                    elif name == "version" and int(data) > run.shown[at]:
+                        await fetch()
             if response.status != 204:
                 run.errors.append(f"stream {response.status}")
     run.polling += 1
-    while loop.time() < end:  # declined: the page polls
-        await asyncio.sleep(loadgen.POLL_EVERY)
-        await fetch()
+    while not stop.done():  # declined: the page polls
+        await asyncio.wait((stop,), timeout=loadgen.POLL_EVERY)
+        if not stop.done():
+            await fetch()
 
 
-async def scorekeeper(table: loadgen.Table, number: int, run: Run, start: float, end: float) -> None:
+async def scorekeeper(table: loadgen.Table, number: int, run: Run, dues: list[float]) -> None:
     loop = asyncio.get_running_loop()
-    due = start + (number * 0.618034 % 1) * loadgen.TAP_EVERY
-    while due < end:
+    for due in dues:
         await asyncio.sleep(max(0.0, due - loop.time()))
-        try:
-            status = await table.tap()
-        except Exception as error:  # noqa: BLE001 - every failure is counted
-            run.errors.append(f"tap {error!r}")
-        else:
-            if status == 200:
-                run.taps.append(loop.time() - due)
-                run.acked[(number, table.version)] = loop.time()
-            else:
-                run.errors.append(f"tap {status}")
-        due += loadgen.TAP_EVERY
+        run.unsent -= 1
+        # A tap that failed goes again at its next time: its version counts from the first.
+        run.due.setdefault((number, table.version + 1), due)
+        status = await run.ask(table.tap(), "tap")
+        if status == 200:
+            run.taps.append(loop.time() - due)
+            run.acked[(number, table.version)] = loop.time()
+        elif status is not None:
+            run.errors.append(f"tap {status}")
 
 
-async def one_run(tables: list[loadgen.Table], seconds: float) -> Run:
+async def one_run(tables: list[loadgen.Table], seconds: float, server_cpu: Callable[[], float]) -> Run:
+    """The tables on their schedule for ``seconds``, each spectator holding its stream, then the drain."""
     loop = asyncio.get_running_loop()
-    run = Run()
-    start = loop.time() + 2.0  # the streams open first
+    run = Run(seconds)
+    start = loop.time() + OPENING  # the streams open first
     end = start + seconds
-    tasks = []
+    stop: asyncio.Future[None] = loop.create_future()
+    keepers, spectators = [], []
     for number, table in enumerate(tables):
-        tasks.append(scorekeeper(table, number, run, start, end))
-        tasks += [spectator(table, number, phone, run, end + 1.0) for phone in table.spectators]
-    results = await asyncio.gather(*tasks, return_exceptions=True)
-    run.errors += [repr(r) for r in results if isinstance(r, BaseException)]
+        dues = loadgen.schedule(start + (number * 0.618034 % 1) * loadgen.TAP_EVERY, loadgen.TAP_EVERY, end)
+        run.unsent += len(dues)
+        keepers.append(asyncio.ensure_future(scorekeeper(table, number, run, dues)))
+        for place, phone in enumerate(table.spectators):
+            spectators.append(asyncio.ensure_future(spectator(table, (number, place), phone, run, stop)))
+    await asyncio.sleep(max(0.0, start - loop.time()))
+    cpu, mine, busy = server_cpu(), time.process_time(), machine_busy_seconds()
+    await asyncio.sleep(max(0.0, end - loop.time()))
+    run.server_cpu, run.own_cpu = server_cpu() - cpu, time.process_time() - mine
+    run.others = max(0.0, machine_busy_seconds() - busy - run.server_cpu - run.own_cpu) / seconds
+    deadline = end + DRAIN
+    await asyncio.wait(keepers, timeout=max(0.0, deadline - loop.time()))
+    while loop.time() < deadline and any(v < tables[t].version for (t, _), v in run.shown.items()):
+        await asyncio.sleep(0.1)
+    run.unseen = sum(max(0, tables[t].version - v) for (t, _), v in run.shown.items())
+    stop.set_result(None)
+    await asyncio.wait(spectators, timeout=max(0.0, deadline - loop.time()))
+    for task in (*keepers, *spectators):
+        task.cancel()
+    results = await asyncio.gather(*keepers, *spectators, return_exceptions=True)
+    run.errors += [repr(r) for r in results if isinstance(r, Exception)]
     return run
 
 
-async def measure(server: Served, counts: list[int], runs: int, seconds: float) -> None:
-    tables: list[loadgen.Table] = []
+def figures(run: Run, count: int) -> dict[str, float]:
+    """One run's figures, by the keys of COLUMNS (latencies in ms)."""
+    return {
+        "tap": ms(run.taps, 0.99),
+        "p95": ms(run.updates(run.due), 0.95),
+        "p99": ms(run.updates(run.due), 0.99),
+        "ack": ms(run.updates(run.acked), 0.95),
+        "streaming": run.streaming,
+        "polling": run.polling,
+        "errors": len(run.errors),
+        "dropped": run.dropped,
+        "cores": run.server_cpu / run.seconds * 1000 / count,
+        "gen": run.own_cpu / run.seconds * 100,
+    }
+
+
+def polling_figures(run: loadgen.Open, cpu: float, count: int) -> dict[str, float]:
+    """The same figures of an open-loop run whose spectators poll (bench/load.py's rows)."""
+    return {
+        "tap": ms(run.taps, 0.99),
+        "p95": ms(run.updates, 0.95),
+        "p99": ms(run.updates, 0.99),
+        "streaming": 0,
+        "polling": count * loadgen.SPECTATORS,
+        "errors": len(run.errors),
+        "dropped": run.dropped,
+        "cores": cpu / run.seconds * 1000 / count,
+        "gen": run.cpu / run.wall * 100,
+    }
+
+
+COLUMNS = (  # heading, key, width, digits; errors and dropped are totals of the runs, not min/median
+    ("tap p99", "tap", 11, 0),
+    ("update p95", "p95", 12, 0),
+    ("update p99", "p99", 12, 0),
+    ("p95 from ack", "ack", 14, 0),
+    ("streaming", "streaming", 12, 0),
+    ("polling", "polling", 12, 0),
+    ("errors", "errors", 7, 0),
+    ("dropped", "dropped", 8, 0),
+    ("cores/1000 t", "cores", 14, 2),
+    ("gen CPU %", "gen", 10, 0),
+)
+TOTALS = ("errors", "dropped")
+
+
+def heading() -> str:
+    return f"{'tables':>6} {'server':<22}" + "".join(f"{h:>{w}}" for h, _, w, _ in COLUMNS)
+
+
+def row(count: int, label: str, runs: list[dict[str, float]]) -> str:
+    """A row of ``heading()``: min/median of each figure of the runs, totals of errors and dropped."""
+    cells = []
+    for _, key, width, digits in COLUMNS:
+        if key in TOTALS:
+            cells.append(f"{sum(r[key] for r in runs):>{width},.0f}")
+        else:
+            cells.append(f"{min_median([r[key] for r in runs if key in r], digits):>{width}}")
+    return f"{count:>6} {label:<22}" + "".join(cells)
+
+
+async def push_rows(
+    server: Served,
+    tables: list[loadgen.Table],
+    counts: list[int],
+    runs: int,
+    seconds: float,
+    beside: Mapping[int, list[dict[str, float]]] | None = None,
+) -> dict[int, list[dict[str, float]]]:
+    """Each table count's row on ``server`` (its figures, by count), opening tables into ``tables`` as needed.
+
+    ``beside`` (figures by count) is printed under the row of its count: in bench/capacity.py,
+    the reference's polling rows.
+    """
+    found: dict[int, list[dict[str, float]]] = {}
     for count in counts:
         tables += await loadgen.open_tables(server.base, len(tables), count - len(tables), False)
-        got: dict[str, list[float]] = {k: [] for k in ("tap", "p95", "p99", "cores", "stream", "poll", "gen")}
-        errors: list[str] = []
+        rss = server.worker_rss_mb()
+        done, errors, unseen, others = [], [], [], []
         for _ in range(runs):
-            cpu, mine, began = server.cpu_seconds(), time.process_time(), time.monotonic()
-            run = await one_run(tables[:count], seconds)
-            wall = time.monotonic() - began
-            updates = run.updates()
-            got["tap"].append(ms(run.taps, 0.99))
-            got["p95"].append(ms(updates, 0.95))
-            got["p99"].append(ms(updates, 0.99))
-            got["cores"].append((server.cpu_seconds() - cpu) / wall * 1000 / count)
-            got["stream"].append(run.streaming)
-            got["poll"].append(run.polling)
-            got["gen"].append((time.process_time() - mine) / wall * 100)
+            run = await one_run(tables[:count], seconds, server.cpu_seconds)
+            done.append(figures(run, count))
             errors += run.errors
-        figures = "".join(
-            f"{min_median(got[k], 0 if k != 'cores' else 2):>{w}}"
-            for k, w in (
-                ("tap", 12),
-                ("p95", 12),
-                ("p99", 12),
-                ("stream", 12),
-                ("poll", 12),
-                ("cores", 14),
-                ("gen", 10),
-            )
+            unseen.append(run.unseen)
+            others.append(run.others)
+        found[count] = done
+        print(row(count, f"app, {server.worker_class}, push", done))
+        print(
+            f"{'':>7}worker RSS MB {', '.join(f'{x:.0f}' for x in rss)} at the start,"
+            f" {', '.join(f'{x:.0f}' for x in server.worker_rss_mb())} at the end;"
+            f" updates unseen at the end {sum(unseen)}; other processes took {min_median(others)} cores"
+            + (f"; first errors: {errors[:2]}" if errors else "")
         )
-        rss = ", ".join(f"{x:.0f}" for x in server.worker_rss_mb())
-        print(f"{server.worker_class:<8}{count:>6}{figures}{len(errors):>7}   RSS MB {rss}")
-        if errors:
-            print(f"{'':>14}first errors: {errors[:3]}")
-    for table in tables:
-        await table.close()
+        if beside and count in beside:
+            print(row(count, "minimal, polling", beside[count]))
+    return found
+
+
+async def soak(server: Served, tables: list[loadgen.Table], minutes: int) -> list[list[float]]:
+    """``tables`` with their streams for ``minutes`` in one run; worker RSS each minute, printed and returned."""
+    loop = asyncio.get_running_loop()
+    start = loop.time() + OPENING  # as one_run's
+    samples: list[list[float]] = []
+
+    async def sample() -> None:
+        for minute in range(1, minutes + 1):
+            await asyncio.sleep(max(0.0, start + 60 * minute - loop.time()))
+            samples.append(server.worker_rss_mb())
+            print(f"{'':>7}minute {minute:>3}: worker RSS MB {', '.join(f'{x:.0f}' for x in samples[-1])}")
+
+    sampler = asyncio.ensure_future(sample())
+    run = await one_run(tables, minutes * 60.0, server.cpu_seconds)
+    await sampler
+    print(heading())
+    print(row(len(tables), f"app, {server.worker_class}, push", [figures(run, len(tables))]))
+    growth = [last - first for first, last in zip(samples[0], samples[-1], strict=False)]
+    print(
+        f"{'':>7}worker RSS growth from minute 1 to minute {minutes}: {', '.join(f'{g:+.1f} MB' for g in growth)};"
+        f" updates unseen at the end {run.unseen}"
+        + (f"; first errors: {run.errors[:2]}" if run.errors else "")
+    )
+    return samples
 
 
 async def main_async(args: argparse.Namespace, folder: Path) -> None:
     print(
         f"{args.workers} worker(s), {args.threads} threads (gthread); {os.cpu_count()} cores shared with the"
-        f" generator; {args.seconds:g} s a run, min/median of {args.runs}; latencies in ms;"
+        f" generator; {args.seconds:g} s a run, min/median of {args.runs} (errors, dropped: totals);"
+        " latencies in ms from the tap's scheduled time, 'p95 from ack' from its acknowledgement;"
         f" load average {os.getloadavg()[0]:.1f} at the start"
     )
-    head = ("tap p99", "update p95", "update p99", "streaming", "polling", "cores/1000 t", "gen CPU%")
-    widths = (12, 12, 12, 12, 12, 14, 10)
-    print(
-        f"{'class':<8}{'tables':>6}"
-        + "".join(f"{h:>{w}}" for h, w in zip(head, widths, strict=True))
-        + " errors"
-    )
+    print(heading())
     loadgen.scripts()
     for worker_class in args.classes:
         server = Served("app", folder / f"{worker_class}.sqlite", args.workers, args.threads, worker_class)
+        tables: list[loadgen.Table] = []
         with running(server):
-            await measure(server, args.tables, args.runs, args.seconds)
+            await push_rows(server, tables, args.tables, args.runs, args.seconds)
+        await loadgen.close_tables({server: tables})
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
