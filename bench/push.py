@@ -47,7 +47,8 @@ import loadgen  # noqa: E402
 from load import ms, raise_file_limit  # noqa: E402
 from servers import Served, machine_busy_seconds, min_median, running  # noqa: E402
 
-OPENING = 2.0  # seconds for the streams to open before the first tap
+OPENING = 1.0  # seconds between the last stream opened and the first tap
+CONNECTING = 120.0  # seconds the streams may take to open, at most
 DRAIN = 10.0  # as loadgen.open_loop: what is unanswered this long after the last scheduled tap is dropped
 T = TypeVar("T")
 
@@ -143,7 +144,8 @@ async def spectator(
 
     timeout = aiohttp.ClientTimeout(total=None, sock_read=30)
     async with aiohttp.ClientSession(phone.session._base_url, timeout=timeout) as stream:
-        async with stream.get(f"/watch/stream?t={table.watch}") as response:
+        # As the page asks: with the version it shows (the board comes at once only if it is behind).
+        async with stream.get(f"/watch/stream?t={table.watch}&v={run.shown[at]}") as response:
             if response.status == 200:
                 run.streaming += 1
                 events = sse_events(response.content)
@@ -186,16 +188,22 @@ async def one_run(tables: list[loadgen.Table], seconds: float, server_cpu: Calla
     """The tables on their schedule for ``seconds``, each spectator holding its stream, then the drain."""
     loop = asyncio.get_running_loop()
     run = Run(seconds)
-    start = loop.time() + OPENING  # the streams open first
-    end = start + seconds
     stop: asyncio.Future[None] = loop.create_future()
     keepers, spectators = [], []
+    for number, table in enumerate(tables):
+        for place, phone in enumerate(table.spectators):
+            spectators.append(asyncio.ensure_future(spectator(table, (number, place), phone, run, stop)))
+    # The goal is about spectators connected: the taps begin once every stream is open (or declined),
+    # and OPENING later, so that the streams' opening burst is not taken for the taps' latency.
+    opened = loop.time() + CONNECTING
+    while run.streaming + run.polling < len(spectators) and loop.time() < opened:
+        await asyncio.sleep(0.1)
+    start = loop.time() + OPENING
+    end = start + seconds
     for number, table in enumerate(tables):
         dues = loadgen.schedule(start + (number * 0.618034 % 1) * loadgen.TAP_EVERY, loadgen.TAP_EVERY, end)
         run.unsent += len(dues)
         keepers.append(asyncio.ensure_future(scorekeeper(table, number, run, dues)))
-        for place, phone in enumerate(table.spectators):
-            spectators.append(asyncio.ensure_future(spectator(table, (number, place), phone, run, stop)))
     await asyncio.sleep(max(0.0, start - loop.time()))
     cpu, mine, busy = server_cpu(), time.process_time(), machine_busy_seconds()
     await asyncio.sleep(max(0.0, end - loop.time()))
