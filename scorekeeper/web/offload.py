@@ -15,6 +15,9 @@ does not carry it), so ``current_app``, ``request`` and ``g`` are there; the
 greenlet that asked waits meanwhile, so nothing else uses them. ``fn`` must
 not touch SQLite nor the request's socket: db.py keeps one connection per OS
 thread, and its write lock queues the hub's greenlets, not other threads.
+Inside a transaction ``fn`` runs inline: the worker's greenlets share the
+hub's connection, and one that waited there would let the others read its
+uncommitted rows, or roll them back at the end of their requests.
 """
 
 from __future__ import annotations
@@ -50,11 +53,19 @@ def offload(fn: Callable[..., T], *args: Any) -> T:
     Called from the pool's own thread (an offloaded function offloading again) it runs
     inline: gevent's pool does so for a thread other than its hub's.
     """
-    if not on_gevent():
+    if not on_gevent() or _in_transaction():
         return fn(*args)
     context = contextvars.copy_context()
     result: T = _pool().apply(context.run, (fn, *args))
     return result
+
+
+def _in_transaction() -> bool:
+    from scorekeeper.web import db  # here, not above: db.py imports this module for its lock's wait
+
+    path = current_app.config.get("DATABASE")
+    found = db.open_connection(path) if path else None
+    return found is not None and found.conn.in_transaction
 
 
 def _pool() -> Any:

@@ -19,12 +19,15 @@ from scorekeeper.web.offload import offload
 GEVENT_CHILD = """
 from gevent import monkey
 monkey.patch_all()
-import json, sys, time, gevent
+import json, sys, tempfile, time, gevent
 from flask import Flask, current_app, request
+from scorekeeper.web import db
 from scorekeeper.web.offload import offload
 
 real_ident = monkey.get_original("_thread", "get_ident")
 app = Flask("offloaded")
+app.config["DATABASE"] = tempfile.mkdtemp() + "/offload.sqlite"
+db.connect(app.config["DATABASE"]).close()
 ticks = []
 
 def tick():
@@ -52,9 +55,12 @@ with app.test_request_context("/import"):
         raised = None
     except LookupError as error:
         raised = str(error)
+    with db.immediate(db.get_db()):
+        in_transaction = offload(real_ident)
 ticker.kill()
 gaps = [b - a for a, b in zip(ticks, ticks[1:]) if start <= a <= end]
-print(json.dumps({**seen, "hub_thread": real_ident(), "longest_gap": max(gaps), "raised": raised}))
+print(json.dumps({**seen, "hub_thread": real_ident(), "longest_gap": max(gaps), "raised": raised,
+                  "in_transaction": in_transaction}))
 """
 
 
@@ -73,5 +79,6 @@ def test_under_gevent_the_work_runs_in_another_thread_and_the_hub_keeps_serving(
     assert seen["thread"] != seen["hub_thread"]  # not on the hub's thread
     assert (seen["app"], seen["path"]) == ("offloaded", "/import")  # the request's context went along
     assert seen["raised"] == "refused in the pool"
+    assert seen["in_transaction"] == seen["hub_thread"]  # a transaction is never left waiting
     # The ticking greenlet kept its 10 ms beat (give or take the GIL's turns) through 0.3 s of CPU.
     assert seen["longest_gap"] < 0.1, seen
