@@ -25,11 +25,12 @@ from scorekeeper.summary import score_sheet, totals_by_round
 from scorekeeper.web import capabilities, csrf, eventlog, people, stats, writes
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
-from scorekeeper.web.eventlog import match_or_404
+from scorekeeper.web.eventlog import StoredMatch, match_or_404
 from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
 from scorekeeper.web.limits import import_rate, limiter
+from scorekeeper.web.offload import offload
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
@@ -37,19 +38,26 @@ bp = Blueprint("history", __name__)
 HAND_SLOTS = 4
 
 
+# The two pages below take the longest of any (a 5,000-event match's history: some 200 ms of
+# rendering; a step of it: a replay of up to 5,000 events): a gevent worker renders them off its
+# hub (``offload``), so that they do not hold up the taps of every other table (TRUST.md I7).
+
+
 @bp.get("/m/<match_id>/history")
 def match_page(match_id: str) -> str:
     """The whole match: score sheet by round and phase, chart, and every event with its time."""
-    match = match_or_404(match_id)
+    return offload(_match_page, match_or_404(match_id))
+
+
+def _match_page(match: StoredMatch) -> str:
     state = eventlog.state_of(match)
-    log = full_log(match)
     return render_template(
         "history/match.html",
         match=match,
         state=state,
         sheet=score_sheet(state),
         chart=chart(totals_by_round(state), state.players, state.rules.target),
-        log=log,
+        log=full_log(match),
         rules_summary=rules_summary(state.rules),
     )
 
@@ -60,6 +68,10 @@ def at(match_id: str, step: int) -> str:
     match = match_or_404(match_id)
     if not 0 <= step <= match.version:
         abort(404)
+    return offload(_at, match, step)
+
+
+def _at(match: StoredMatch, step: int) -> str:
     earlier = match.at(step)
     state = replay(match.players, match.rules, earlier.events)
     return render_template("history/at.html", step=step, last=match.version, **table_context(earlier, state))
