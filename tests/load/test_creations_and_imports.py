@@ -71,9 +71,11 @@ def _matches(db: Path) -> int:
         conn.close()
 
 
-def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path):
+@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
+def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path, worker_class):
     db = tmp_path / "w8.sqlite"
-    server = Server(db, workers=2, threads=4, env=GENEROUS).start()  # 41 imports from one address
+    # 41 imports from one address
+    server = Server(db, workers=2, threads=4, env=GENEROUS, worker_class=worker_class).start()
     tie_break = (MATCHES / "tie-break-to-ten.json").read_text()
     try:
         phone = Phone(server.port)
@@ -99,7 +101,7 @@ def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path):
             p.close()
     finally:
         server.stop()
-    print(f"\nW8: 4 identical concurrent posts, 10 trials each: matches made {made}")
+    print(f"\nW8 ({worker_class}): 4 identical concurrent posts, 10 trials each: matches made {made}")
     assert made == {name: [1] * 10 for name in forms}
 
 
