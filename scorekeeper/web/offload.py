@@ -4,8 +4,8 @@ Under gunicorn's gevent worker (``serve --worker-class gevent``) every request
 of a worker runs in a greenlet on one OS thread, and greenlets take turns only
 when one waits for I/O: an import's replay of a 5,000-event file (some 100 ms
 of CPU) would hold up every tap and stream of the worker for as long.
-``offload`` runs such work in a thread of gevent's own threadpool instead; the
-request's greenlet waits there without blocking the hub, and the GIL's switch
+``offload`` runs such work in a gevent ``ThreadPool`` of one thread instead (one
+per worker); the request's greenlet waits without blocking the hub, and the GIL's switch
 interval (server.py) lets the hub in beside it, as it lets gthread's threads
 in beside each other. Under gthread, the test client and the command line,
 ``fn`` runs inline: nothing changes there.
