@@ -39,9 +39,10 @@ class Server:
         threads: int = 8,
         access_log: Path | None = None,
         env: dict[str, str] | None = None,
+        worker_class: str = "gthread",
     ) -> None:
         self.db, self.workers, self.threads, self.access_log = db, workers, threads, access_log
-        self.env = env or {}
+        self.env, self.worker_class = env or {}, worker_class
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -57,6 +58,7 @@ class Server:
             str(self.db),
         ]
         args += ["--workers", str(self.workers), "--threads", str(self.threads)]
+        args += ["--worker-class", self.worker_class]
         if self.access_log is not None:
             args += ["--access-log", str(self.access_log)]
         env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONUNBUFFERED": "1", **self.env}

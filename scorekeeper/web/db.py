@@ -26,6 +26,7 @@ from sqlite_utils import Database
 
 from scorekeeper.web import figures, migrations
 from scorekeeper.web.faults import fault_of
+from scorekeeper.web.offload import on_gevent, pause
 
 BUSY_TIMEOUT_MS = 5000
 # How long start-up waits for a database another process holds locked (it retries meanwhile).
@@ -56,6 +57,8 @@ def connect(path: str, must_exist: bool = False) -> Database:
 # Under gevent workers it is made before gevent patches threading (serve() preloads the
 # app), so it stays per OS thread: a worker's greenlets share one connection, safe because
 # a greenlet yields only on I/O and none happens inside a transaction but SQLite's own.
+# offload.py's pool thread is another OS thread, with a connection of its own if it asked for
+# one; it never does (what it runs is pure), so every write stays on the hub, behind write_lock.
 _local = threading.local()
 _CONNECTIONS_PER_THREAD = 4
 
@@ -186,7 +189,8 @@ def write_lock(db: Database) -> Iterator[None]:
     ``flock`` of a process that dies, even by kill -9. When the lock file cannot
     be opened (a read-only folder), SQLite's busy handler queues the writers as
     before and SQLite says why the write fails. A thread that waits for the
-    other threads longer than the busy timeout gets SQLite's "database is locked".
+    other threads longer than the busy timeout gets SQLite's "database is locked",
+    as does a gevent worker's writer that waits as long for another process.
     """
     path = db.execute("PRAGMA database_list").fetchone()[2]
     if not path:  # an in-memory database belongs to one connection: no other writer
@@ -199,12 +203,34 @@ def write_lock(db: Database) -> Iterator[None]:
     try:
         fd = _lock_file(path)
         if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            _lock_exclusive(fd)
         yield
     finally:
         if fd is not None:
             os.close(fd)  # releases the flock
         lock.release()
+
+
+def _lock_exclusive(fd: int) -> None:
+    """Take the ``flock`` of ``fd`` once the other processes' writers are done.
+
+    A thread waits in the kernel. A gevent worker must not: the wait would block its
+    hub, and every greenlet of the worker with it. It tries without waiting, sleeping
+    a millisecond between tries (the other greenlets run meanwhile), up to the busy
+    timeout.
+    """
+    if not on_gevent():
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise _busy() from None
+            pause()
 
 
 def _busy() -> sqlite3.OperationalError:

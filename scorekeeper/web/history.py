@@ -24,12 +24,13 @@ from scorekeeper.summary import score_sheet, totals_by_round
 from scorekeeper.web import capabilities, csrf, eventlog, people, stats, writes
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
-from scorekeeper.web.eventlog import match_or_404
+from scorekeeper.web.eventlog import StoredMatch, match_or_404
 from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
 from scorekeeper.web.limits import import_rate, limiter
+from scorekeeper.web.offload import offload
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
@@ -37,19 +38,26 @@ bp = Blueprint("history", __name__)
 HAND_SLOTS = 4
 
 
+# The two pages below take the longest of any (a 5,000-event match's history: some 200 ms of
+# rendering; a step of it: a replay of up to 5,000 events): a gevent worker renders them off its
+# hub (``offload``), so that they do not hold up the taps of every other table (TRUST.md I7).
+
+
 @bp.get("/m/<match_id>/history")
 def match_page(match_id: str) -> str:
     """The whole match: score sheet by round and phase, chart, and every event with its time."""
-    match = match_or_404(match_id)
+    return offload(_match_page, match_or_404(match_id))
+
+
+def _match_page(match: StoredMatch) -> str:
     state = eventlog.state_of(match)
-    log = full_log(match)
     return render_template(
         "history/match.html",
         match=match,
         state=state,
         sheet=score_sheet(state),
         chart=chart(totals_by_round(state), state.players, state.rules.target),
-        log=log,
+        log=full_log(match),
         rules_summary=rules_summary(state.rules),
     )
 
@@ -60,6 +68,10 @@ def at(match_id: str, step: int) -> str:
     match = match_or_404(match_id)
     if not 0 <= step <= match.version:
         abort(404)
+    return offload(_at, match, step)
+
+
+def _at(match: StoredMatch, step: int) -> str:
     earlier = match.at(step)
     state = replay(match.players, match.rules, earlier.events)
     return render_template("history/at.html", step=step, last=match.version, **table_context(earlier, state))
@@ -116,9 +128,10 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
         return render_template("history/import.html")
     # CSRFProtect reads the whole form (up to 2 MiB, 0.3 s of CPU for one of escapes) before any
     # view runs, and a route's rate limit is counted only when its view runs: a client over its
-    # allowance would still cost the worker that much per post.
-    if current_app.config["WTF_CSRF_ENABLED"]:
-        csrf.protect()
+    # allowance would still cost the worker that much per post. The body is read here (a gevent
+    # worker's socket belongs to its hub) and parsed off the hub.
+    request.get_data()
+    offload(_read_form)
     upload = request.files.get("file")
     # A browser sends the file field even when no file was chosen: then the pasted text counts.
     text = upload.read() if upload is not None and upload.filename else request.form.get("text", "").encode()
@@ -141,6 +154,13 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
         refusal = _("This tap was already used for another action.")
         return render_template("history/import.html", refusal=refusal), 422
     return redirect(url_for("history.match_page", match_id=match_id), 303)
+
+
+def _read_form() -> None:
+    """Parse the form from the body already read, and check its CSRF token."""
+    if current_app.config["WTF_CSRF_ENABLED"]:
+        csrf.protect()
+    request.form  # noqa: B018 - parsed here, as protect() does, when the check is off (tests)
 
 
 @bp.errorhandler(413)

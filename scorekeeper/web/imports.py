@@ -3,7 +3,8 @@
 The replay runs before the write lock is taken (``writes.create_match``),
 so a long file never holds up the scorekeepers' taps; a refused file stores
 nothing. An import is capped by what a real match can be, and a worker reads
-one import at a time (TRUST.md I7).
+one import at a time (TRUST.md I7); in a gevent worker, the reading and the
+replay run off the hub (``offload``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 
 from flask import current_app
 
-from scorekeeper.matchfile import FormatError, load, not_json
+from scorekeeper.matchfile import FormatError, MatchFile, load, not_json
 from scorekeeper.web import writes
+from scorekeeper.web.offload import offload
 from scorekeeper.words import N_, said
 
 # The caps of one import, from the longest matches there are. Random legal play to 52
@@ -51,6 +53,10 @@ def _document(text: str | bytes) -> Any:
     return document
 
 
+def _file(text: str | bytes) -> MatchFile:
+    return load(_document(text))
+
+
 def _one_at_a_time() -> threading.Lock:
     """This worker's import lock (on the app, as the cache is).
 
@@ -76,7 +82,7 @@ def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
         found = None if key is None or fingerprint is None else writes.created(key, fingerprint)
         if found is not None:
             return found
-        file = load(_document(text))
+        file = offload(_file, text)
         return writes.create_match(file.players, file.rules, file.events, key, fingerprint)
 
 

@@ -30,6 +30,7 @@ from scorekeeper.web import capabilities, figures, people
 from scorekeeper.web.cache import cache
 from scorekeeper.web.db import get_db, immediate, now
 from scorekeeper.web.eventlog import StoredMatch, load_match, match_size, state_of, state_size
+from scorekeeper.web.offload import offload
 
 
 class StaleVersion(Exception):
@@ -251,6 +252,12 @@ def created(key: str, fingerprint: str) -> tuple[str, str] | None:
     return found[0], capabilities.creator_secret(key)
 
 
+def _first_step(empty: StoredMatch, events: Sequence[Event]) -> Step:
+    """A new match's first events decided: one fold of them all, so that a refusal names the
+    event's index, as ``scorekeeper check`` does."""
+    return decide(empty, events, replay(empty.players, empty.rules, events), empty.created_at, one_step=False)
+
+
 def create_match(
     players: tuple[str, ...],
     rules: Rules,
@@ -272,8 +279,7 @@ def create_match(
             return found
     stamp = now()
     empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, stamp, stamp, ())
-    # One fold of the whole file: a refusal names the event's index, as ``scorekeeper check`` does.
-    step = decide(empty, events, replay(players, rules, events), stamp, one_step=False)
+    step = offload(_first_step, empty, events)  # an imported file's replay: off a gevent worker's hub
     keeper = capabilities.new_secret() if key is None else capabilities.creator_secret(key)
     db = get_db()
     with immediate(db):

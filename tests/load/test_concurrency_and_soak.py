@@ -14,11 +14,14 @@ import time
 import pytest
 from servertools import Keeper, Server
 
+from scorekeeper.web.server import WORKER_CLASSES
+
 pytestmark = pytest.mark.slow
 
 
-def test_eight_identical_concurrent_posts_record_once_and_answer_alike(tmp_path):
-    server = Server(tmp_path / "w1.sqlite", workers=2, threads=4).start()
+@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
+def test_eight_identical_concurrent_posts_record_once_and_answer_alike(tmp_path, worker_class):
+    server = Server(tmp_path / "w1.sqlite", workers=2, threads=4, worker_class=worker_class).start()
     try:
         keeper = Keeper(server.port, seed=1)
         phones = [keeper.clone() for _ in range(8)]
@@ -89,11 +92,14 @@ def _spectators(port: int, watch: str, count: int, until: float, out) -> None:
     out.put((reads, errors))
 
 
-def test_a_soak_of_60_spectators_and_a_scorekeeper(tmp_path):
+@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
+def test_a_soak_of_60_spectators_and_a_scorekeeper(tmp_path, worker_class):
     import multiprocessing
 
     log = tmp_path / "access.log"
-    server = Server(tmp_path / "soak.sqlite", workers=1, threads=8, access_log=log).start()
+    server = Server(
+        tmp_path / "soak.sqlite", workers=1, threads=8, access_log=log, worker_class=worker_class
+    ).start()
     writes: list[float] = []
     errors: list[str] = []
     reads: list[float] = []
@@ -123,7 +129,7 @@ def test_a_soak_of_60_spectators_and_a_scorekeeper(tmp_path):
     assert errors == []
     p95 = lambda xs: statistics.quantiles(xs, n=20)[-1] * 1e3  # noqa: E731
     print(
-        f"\nsoak: {len(reads)} polls, {len(writes)} writes; read p95 {p95(reads):.1f} ms, write p95 {p95(writes):.1f} ms"
+        f"\nsoak ({worker_class}): {len(reads)} polls, {len(writes)} writes; read p95 {p95(reads):.1f} ms, write p95 {p95(writes):.1f} ms"
     )
     conn = sqlite3.connect(tmp_path / "soak.sqlite")
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

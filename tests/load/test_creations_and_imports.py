@@ -27,6 +27,7 @@ from simulate import random_events
 from scorekeeper.matchfile import MatchFile, dumps
 from scorekeeper.rules import Rules
 from scorekeeper.web.imports import IMPORT_LIMIT, MAX_EVENTS
+from scorekeeper.web.server import WORKER_CLASSES
 
 pytestmark = pytest.mark.slow
 
@@ -70,9 +71,11 @@ def _matches(db: Path) -> int:
         conn.close()
 
 
-def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path):
+@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
+def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path, worker_class):
     db = tmp_path / "w8.sqlite"
-    server = Server(db, workers=2, threads=4, env=GENEROUS).start()  # 41 imports from one address
+    # 41 imports from one address
+    server = Server(db, workers=2, threads=4, env=GENEROUS, worker_class=worker_class).start()
     tie_break = (MATCHES / "tie-break-to-ten.json").read_text()
     try:
         phone = Phone(server.port)
@@ -98,7 +101,7 @@ def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path):
             p.close()
     finally:
         server.stop()
-    print(f"\nW8: 4 identical concurrent posts, 10 trials each: matches made {made}")
+    print(f"\nW8 ({worker_class}): 4 identical concurrent posts, 10 trials each: matches made {made}")
     assert made == {name: [1] * 10 for name in forms}
 
 
@@ -166,10 +169,13 @@ def _p95_ms(latencies: list[float]) -> float:
     return statistics.quantiles(latencies, n=20)[-1] * 1e3
 
 
-def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path):
+@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
+def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path, worker_class):
     """Two clients import files of MAX_EVENTS events back to back (no rate limit: the worst case)."""
     files = _longest_files(2)
-    server = Server(tmp_path / "i7.sqlite", workers=1, threads=8, env=GENEROUS).start()
+    server = Server(
+        tmp_path / "i7.sqlite", workers=1, threads=8, env=GENEROUS, worker_class=worker_class
+    ).start()
     imported: list[list[int]] = []
     try:
         keeper = Keeper(server.port, seed=3)
@@ -190,7 +196,7 @@ def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path):
         server.stop()
     imports = [status for run in imported for status in run]
     print(
-        f"\nI7: {len(imports)} imports of {MAX_EVENTS} events by 2 clients in 20 s; {len(taps)} taps "
+        f"\nI7 ({worker_class}): {len(imports)} imports of {MAX_EVENTS} events by 2 clients in 20 s; {len(taps)} taps "
         f"meanwhile: p95 {_p95_ms(taps):.1f} ms (alone: {_p95_ms(alone):.1f} ms), "
         f"max {max(taps) * 1e3:.1f} ms, 5xx {sum(s >= 500 for s in statuses)}"
     )
@@ -210,10 +216,13 @@ def _widest_file(seed: int) -> str:
     return json.dumps(document)
 
 
-def test_the_worker_stays_under_150_mb_after_100_imported_matches_are_viewed(tmp_path):
+@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
+def test_the_worker_stays_under_150_mb_after_100_imported_matches_are_viewed(tmp_path, worker_class):
     """A quarter of the files as long as an import may be in events, the rest in bytes (one long correction)."""
     files = [*_longest_files(1), _widest_file(0), _widest_file(1), _widest_file(2)]
-    server = Server(tmp_path / "rss.sqlite", workers=1, threads=8, env=GENEROUS).start()
+    server = Server(
+        tmp_path / "rss.sqlite", workers=1, threads=8, env=GENEROUS, worker_class=worker_class
+    ).start()
     try:
         phone = Phone(server.port)
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
@@ -231,5 +240,7 @@ def test_the_worker_stays_under_150_mb_after_100_imported_matches_are_viewed(tmp
         phone.close()
     finally:
         server.stop()
-    print(f"\nI7: worker RSS {before:.0f} MB at start, {after:.0f} MB after 100 imported matches viewed")
+    print(
+        f"\nI7 ({worker_class}): worker RSS {before:.0f} MB at start, {after:.0f} MB after 100 imported matches viewed"
+    )
     assert after < 150  # TRUST.md I7

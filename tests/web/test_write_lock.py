@@ -6,8 +6,11 @@ another one in its transaction fails at once with "database is locked".
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import sqlite3
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -122,3 +125,66 @@ def test_a_transaction_within_a_transaction_is_refused_at_once(tmp_path):
             with database.immediate(db):
                 pass
     db.close()
+
+
+# A gevent worker's writer while another process holds the lock file (a second open file
+# description of it, which flock treats as another process), releasing it after ``release``
+# seconds or never (None); a greenlet ticks every 10 ms meanwhile.
+GEVENT_WRITER = """
+from gevent import monkey
+monkey.patch_all()
+import fcntl, json, os, sqlite3, sys, time, gevent
+from scorekeeper.web import db as database
+
+path, release, database.BUSY_TIMEOUT_MS = sys.argv[1], json.loads(sys.argv[2]), 300
+other = os.open(path + ".write-lock", os.O_RDONLY | os.O_CREAT)
+fcntl.flock(other, fcntl.LOCK_EX)
+if release is not None:
+    gevent.spawn_later(release, os.close, other)
+ticks = []
+
+def tick():
+    while True:
+        ticks.append(time.perf_counter())
+        gevent.sleep(0.01)
+
+ticker = gevent.spawn(tick)
+gevent.sleep(0.02)
+db = database.connect(path)
+start = time.perf_counter()
+try:
+    with database.immediate(db):
+        db.execute("INSERT INTO log VALUES ('gevent')")
+    error = None
+except sqlite3.OperationalError as raised:
+    error = [str(raised), raised.sqlite_errorcode]
+waited = time.perf_counter() - start
+ticker.kill()
+gaps = [b - a for a, b in zip(ticks, ticks[1:]) if a >= start]
+print(json.dumps({"waited": waited, "longest_gap": max(gaps), "error": error}))
+"""
+
+
+def _gevent_writer(path: str, release: float | None) -> dict:
+    args = [sys.executable, "-c", GEVENT_WRITER, path, json.dumps(release)]
+    child = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0, child.stderr
+    return json.loads(child.stdout)
+
+
+def test_a_gevent_worker_waits_for_another_process_without_blocking_its_other_greenlets(tmp_path):
+    path = str(tmp_path / "w.sqlite")
+    setup(path)
+    seen = _gevent_writer(path, release=0.2)
+    assert seen["error"] is None and seen["waited"] > 0.1  # it did wait for the other process
+    assert seen["longest_gap"] < 0.1, seen  # the hub kept serving while the writer waited
+    assert written(path) == ["gevent"]
+
+
+def test_a_gevent_worker_that_waits_past_the_busy_timeout_gets_sqlites_own_busy_error(tmp_path):
+    path = str(tmp_path / "w.sqlite")
+    setup(path)
+    seen = _gevent_writer(path, release=None)
+    assert seen["error"] == ["database is locked", sqlite3.SQLITE_BUSY]
+    assert 0.3 <= seen["waited"] < 2 and seen["longest_gap"] < 0.1, seen
+    assert written(path) == []
