@@ -16,8 +16,8 @@ from typing import Any
 from flask import abort
 from sqlite_utils import Database
 
-from scorekeeper.events import Adjust, Event
-from scorekeeper.match import in_effect, replay
+from scorekeeper.events import Adjust, Event, Undo
+from scorekeeper.match import apply, in_effect, replay
 from scorekeeper.matchfile import MatchFile, read_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
@@ -124,6 +124,19 @@ def state_of(match: StoredMatch) -> MatchState:
         lambda: replay(match.players, match.rules, match.events),
         lambda _: state_size(match),
     )
+
+
+def state_at(match: StoredMatch, version: int) -> MatchState | None:
+    """The state at ``version`` from the state kept at the start of its tap (the tap's earlier events
+    applied again), or None if none is kept or the tap was an undo."""
+    start = match.steps[version] if version < match.version else version
+    state = cache().get("state", (match.id, start))
+    between = match.events[start:version]
+    if state is None or any(isinstance(event, Undo) for event in between):
+        return None
+    for event in between:
+        state = apply(state, event)
+    return state
 
 
 def watched_version(watch: str) -> tuple[str, int] | None:

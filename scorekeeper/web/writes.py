@@ -29,7 +29,7 @@ from scorekeeper.state import MatchState
 from scorekeeper.web import capabilities, figures, people
 from scorekeeper.web.cache import cache
 from scorekeeper.web.db import get_db, immediate, now
-from scorekeeper.web.eventlog import StoredMatch, load_match, match_size, state_of, state_size
+from scorekeeper.web.eventlog import StoredMatch, load_match, match_size, state_at, state_of, state_size
 from scorekeeper.web.offload import offload
 
 
@@ -117,20 +117,8 @@ def _folded(match: StoredMatch, done: tuple[Event, ...], state: MatchState, even
     # state kept at the start of that event's tap, and the tap's earlier events applied again
     # (one tap's undo cancels several events, one at a time).
     kept = in_effect(done)
-    known = _state_at(match, kept[-1]) if kept and kept[-1] < match.version else None
+    known = state_at(match, kept[-1]) if kept and kept[-1] < match.version else None
     return known or replay(match.players, match.rules, (*done, event))
-
-
-def _state_at(match: StoredMatch, version: int) -> MatchState | None:
-    """The state at ``version`` from the state kept at the start of its tap, or None if none is kept."""
-    start = match.steps[version] if version < match.version else version
-    state = cache().get("state", (match.id, start))
-    between = match.events[start:version]
-    if state is None or any(isinstance(event, Undo) for event in between):
-        return None
-    for event in between:
-        state = apply(state, event)
-    return state
 
 
 def _fields(event: Event) -> dict[str, Any]:
