@@ -9,14 +9,15 @@ a poll gets, rendered once per version and language for all the match's
 spectators (``watching._board_html``): a change costs a stream one indexed read
 and a write to its socket, not a request through Flask.
 
-Streams never write; the board is read on the stream's own request context. One
+Streams never write; the board is read in a copy of the stream's request context. One
 watcher thread per process (started with the first stream, ended with the
 last) asks SQLite every ``EVERY`` seconds whether anybody committed
 (``PRAGMA data_version``, which changes when another connection commits, in
 this process or any other: no signal has to cross from the worker that
-wrote); only then does it read the versions of the matches watched, in one
-query, and wake the streams of those that changed (one ``threading.Event``
-per match, replaced once set). It keeps its own connection.
+wrote); only then does it read which matches had events written since its
+last look (by the events' rowids), and the versions of those it watches, and
+wake their streams (one ``threading.Event`` per match, replaced once set). It
+keeps its own connection.
 
 A stream holds its server thread for as long as it is open (gunicorn gthread
 holds one thread per response): ``LIVE_STREAMS`` caps the streams of a
@@ -95,7 +96,7 @@ class Versions:
     def _watch(self) -> None:
         """Look at data_version every EVERY seconds while any stream is open; wake the changed matches."""
         conn = None
-        last = None
+        last = mark = None
         try:
             while True:
                 with self._lock:
@@ -109,12 +110,19 @@ class Versions:
                     if seen != last or recheck:
                         last = seen
                         with self._lock:
-                            ids = list(self._watched)
-                        self._wake(_versions(conn, ids))
+                            watched = set(self._watched)
+                        top = _newest_event(conn)  # read first: what commits after it is seen next time
+                        if recheck or mark is None:
+                            self._wake(_versions(conn, list(watched)))
+                        else:
+                            self._wake(
+                                _versions(conn, [m for m in _written(conn, mark, top) if m in watched])
+                            )
+                        mark = top
                 except sqlite3.Error as error:  # a storage fault: streams wait, the pages still poll
                     if conn is not None:
                         conn.close()
-                    conn, last = None, None
+                    conn, last, mark = None, None, None
                     self.logger.warning("the live view cannot read versions: %s", error)
                 time.sleep(EVERY)
         finally:
@@ -128,6 +136,19 @@ class Versions:
                     self._versions[match_id] = version
                     self._changed.pop(match_id).set()
                     self._changed[match_id] = threading.Event()
+
+
+# Events are only ever added, and one writer at a time adds them (``db.immediate``), so their
+# rowids grow in the order they were committed: the matches written since the last look are
+# those of the events past the rowid seen then, a few rows however many matches are watched.
+def _newest_event(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM events").fetchone()[0])
+
+
+def _written(conn: sqlite3.Connection, after: int, upto: int) -> list[str]:
+    """The matches that events ``after`` < rowid <= ``upto`` were written to."""
+    found = conn.execute("SELECT DISTINCT match_id FROM events WHERE rowid > ? AND rowid <= ?", [after, upto])
+    return [row[0] for row in found]
 
 
 def _versions(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:

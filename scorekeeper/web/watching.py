@@ -8,7 +8,7 @@ takes the secret from the link, so the limiter counts wrong ones (TRUST.md S8).
 
 from __future__ import annotations
 
-from flask import Response, abort, render_template, request, stream_with_context
+from flask import Response, abort, copy_current_request_context, render_template, request
 
 from scorekeeper.web import eventlog, live
 from scorekeeper.web.cache import cache, text_size
@@ -84,6 +84,7 @@ def watch_stream() -> Response:
     if not versions.join(*found):
         return Response(status=204)
 
+    @copy_current_request_context  # each board is read and rendered in a copy of this request's context
     def board() -> tuple[int, str]:
         match = eventlog.load_match(found[0])
         assert match is not None  # a match is never deleted while watched
@@ -91,10 +92,8 @@ def watch_stream() -> Response:
 
     shown = request.headers.get("Last-Event-ID") or request.args.get("v", "")
     stream = live.Stream(versions, found[0], int(shown) if shown.isdigit() and len(shown) < 10 else -1, board)
-    # The request's context stays with the stream (the board is rendered in the spectator's
-    # language); the stream leaves ``versions`` when the server closes the response.
-    response = Response(stream_with_context(iter(stream)), mimetype="text/event-stream")
-    response.call_on_close(stream.close)
+    # The stream leaves ``versions`` when the server closes the response (``Stream.close``).
+    response = Response(stream, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy (nginx) passes each event on at once
     return response

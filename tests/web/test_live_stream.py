@@ -3,7 +3,7 @@
 import pytest
 from bs4 import BeautifulSoup
 from test_watch_and_csrf import watch_url
-from webtools import MATCHES, soup
+from webtools import MATCHES, Keeper, soup
 
 
 def stream_url(keeper) -> str:
@@ -74,6 +74,21 @@ def test_the_board_in_the_stream_speaks_the_spectators_language(keeper, spectato
     _, (_, html) = next(events(response))
     assert "Bo meldade färg" in BeautifulSoup(html, "html.parser").select_one("#board").text
     response.close()
+
+
+def test_each_stream_wakes_for_its_own_match_only(app, keeper, spectator):
+    """The watcher finds the matches written since its last look by the events' rowids."""
+    other = Keeper(app, app.test_client()).new("Dan", "Eva", dealer="Dan")
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    ours = events(spectator.get(stream_url(keeper) + "&v=1", buffered=False))
+    theirs = events(app.test_client().get(stream_url(other) + "&v=1", buffered=False))
+    assert next(ours) == ("version", "1") and next(theirs) == ("version", "1")
+    for _ in range(2):
+        other.declare("Eva", "pair")
+    assert next(theirs)[0] == "board"  # one board or two, as the watcher's looks fell
+    keeper.declare("Bo", "flush")
+    name, (version, _) = next(ours)  # woken by its own match's tap, not by the other's
+    assert (name, version) == ("board", "2")
 
 
 def test_the_stream_carries_the_security_headers_and_is_never_compressed_or_cached(keeper, spectator):
