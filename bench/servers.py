@@ -55,7 +55,7 @@ class Served:
 
     def command(self) -> list[str]:
         shape = ["--workers", str(self.workers), "--threads", str(self.threads)]
-        if self.worker_class != "gthread":  # the minimal app has no such option: gthread only
+        if self.kind != "minimal":  # the minimal app has no such option: gthread only
             shape += ["--worker-class", self.worker_class]
         where = ["--port", str(self.port), "--db", str(self.db), *shape]
         if self.kind == "minimal":

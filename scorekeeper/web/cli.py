@@ -98,13 +98,16 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument(
         "--workers", type=_number(1, 64), default=1, help="gunicorn worker processes (default 1)"
     )
-    server.add_argument("--threads", type=_number(1, 256), default=8, help="threads per worker (default 8)")
+    server.add_argument(
+        "--threads", type=_number(1, 256), default=8, help="threads per gthread worker (default 8)"
+    )
     server.add_argument(
         "--worker-class",
         choices=("gthread", "gevent"),
-        default=os.environ.get("SCOREKEEPER_WORKER_CLASS", "gthread"),
-        help="gunicorn worker class (default gthread, or SCOREKEEPER_WORKER_CLASS; gevent holds"
-        " thousands of live-view streams, docs/scaling.md)",
+        default=os.environ.get("SCOREKEEPER_WORKER_CLASS", "gevent"),
+        help="gunicorn worker class (default gevent, or SCOREKEEPER_WORKER_CLASS): gevent holds every"
+        " spectator's live-view stream; gthread holds threads // 2 a worker, and the other pages poll"
+        " (docs/scaling.md)",
     )
     server.add_argument("--access-log", help="write an access log to this file ('-' for the terminal)")
     exporter = commands.add_parser("export", help="print a stored match as a chicago-match/1 file")

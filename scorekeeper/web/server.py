@@ -1,4 +1,4 @@
-"""``scorekeeper serve``: run the app under gunicorn (one worker, several threads by default).
+"""``scorekeeper serve``: run the app under gunicorn (one gevent worker by default).
 
 Before it starts it says where phones should open it: the machine's address on
 the network (and its QR code), or why they cannot reach it.
@@ -130,7 +130,7 @@ def serve(
     workers: int = 1,
     threads: int = 8,
     access_log: str | None = None,
-    worker_class: str = "gthread",
+    worker_class: str = "gevent",
 ) -> None:
     """Serve an app until stopped.
 

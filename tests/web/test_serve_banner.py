@@ -117,7 +117,7 @@ def test_serve_prints_the_banner_before_it_starts(app, monkeypatch, capsys):
 
 def test_serve_sets_how_many_live_view_streams_a_worker_holds(app, monkeypatch, capsys):
     monkeypatch.setattr(server, "_Server", lambda app, options: type("S", (), {"run": lambda self: None})())
-    server.serve(app, "127.0.0.1", 5000, threads=8)
+    server.serve(app, "127.0.0.1", 5000, threads=8, worker_class="gthread")
     assert app.extensions["live"].limit == 4  # gthread: half the threads
-    server.serve(app, "127.0.0.1", 5000, worker_class="gevent")
+    server.serve(app, "127.0.0.1", 5000)  # gevent, the default: every spectator streams
     assert app.extensions["live"].limit == server.GEVENT_STREAMS
