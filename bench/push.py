@@ -47,7 +47,7 @@ import loadgen  # noqa: E402
 from load import ms, raise_file_limit  # noqa: E402
 from servers import Served, machine_busy_seconds, min_median, running  # noqa: E402
 
-OPENING = 1.0  # seconds between the last stream opened and the first tap
+OPENING = 2.0  # seconds between the last stream opened and the first tap
 CONNECTING = 120.0  # seconds the streams may take to open, at most
 DRAIN = 10.0  # as loadgen.open_loop: what is unanswered this long after the last scheduled tap is dropped
 T = TypeVar("T")

@@ -134,7 +134,7 @@
 
 // The live view pushed: the server sends the board itself on a stream (server-sent events) at
 // each change, and the match's version as a heartbeat (the board fetches itself if that is
-// newer). Its poll every 2 s is skipped while the stream speaks (at least every 10 s), and goes
+// newer). Its poll every 2 s is skipped while the stream speaks (at least every 12.5 s), and goes
 // on when the stream drops or the server declines one (204): the page then polls as it always
 // did, and catches up when the stream is back (the browser says which board it last had).
 (function () {

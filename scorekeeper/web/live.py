@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import sqlite3
 import threading
 import time
@@ -39,7 +40,11 @@ from flask import Flask, current_app
 from scorekeeper.web import db
 
 EVERY = 0.1  # seconds between the watcher's looks at data_version
-HEARTBEAT = 10.0  # seconds between a stream's events when nothing changes
+HEARTBEAT = 10.0  # seconds between a stream's events when nothing changes, on average
+# Each wait is drawn from HEARTBEAT × (1 ± JITTER): streams opened together (a room arriving, a
+# server restarted) would otherwise beat together, and 1,500 heartbeats of one worker written in
+# one burst held its taps up for half a second.
+JITTER = 0.25
 RETRY_MS = 2000  # how long the browser waits before it reconnects a dropped stream
 CHUNK = 500  # ids per query (SQLite allows 32,766 parameters; a short IN list plans well)
 
@@ -186,7 +191,7 @@ class Stream:
                 yield board_event(self.known, html)
             else:
                 yield f"event: version\ndata: {version}\n\n"
-            changed.wait(HEARTBEAT)
+            changed.wait(HEARTBEAT * random.uniform(1 - JITTER, 1 + JITTER))
 
     def close(self) -> None:
         if not self.left:
