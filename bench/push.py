@@ -47,7 +47,12 @@ import loadgen  # noqa: E402
 from load import ms, raise_file_limit  # noqa: E402
 from servers import Served, machine_busy_seconds, min_median, running  # noqa: E402
 
+from scorekeeper.web import live  # noqa: E402
+
 OPENING = 2.0  # seconds between the last stream opened and the first tap
+SETTLE = (
+    live.HEARTBEAT * (1 + live.JITTER) + 1.0
+)  # seconds for the server to drop the streams of the run before
 CONNECTING = 120.0  # seconds the streams may take to open, at most
 DRAIN = 10.0  # as loadgen.open_loop: what is unanswered this long after the last scheduled tap is dropped
 T = TypeVar("T")
@@ -188,6 +193,10 @@ async def one_run(tables: list[loadgen.Table], seconds: float, server_cpu: Calla
     """The tables on their schedule for ``seconds``, each spectator holding its stream, then the drain."""
     loop = asyncio.get_running_loop()
     run = Run(seconds)
+    # The streams of the run before are closed by their phones, but the server finds that out
+    # only when it next writes to them (a heartbeat, at most HEARTBEAT × (1 + JITTER) later):
+    # until then they count against its streams, and a new spectator beyond them is declined.
+    await asyncio.sleep(SETTLE)
     stop: asyncio.Future[None] = loop.create_future()
     keepers, spectators = [], []
     for number, table in enumerate(tables):
