@@ -7,7 +7,7 @@ matches never replay them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from scorekeeper.events import Declare, Event
@@ -52,42 +52,37 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
     >>> score_sheet(state)[0].gained
     (0, 1)
     """
-    totals = [0] * len(state.players)
     rounds: dict[int, list[SheetLine]] = {}
-    ends: dict[int, tuple[int, ...]] = {}
     for change in state.changes():
         what = change.what
-        totals[change.seat] += change.delta
-        rounds.setdefault(change.round, []).append(
-            SheetLine(change.phase, state.players[change.seat], change.delta, english(what), what)
-        )
-        ends[change.round] = tuple(totals)
-    sheet = []
-    running: tuple[int, ...] = (0,) * len(state.players)
-    for number in range(0 if 0 in rounds else 1, state.round + 1):
-        before, running = running, ends.get(number, running)
-        finished = number < state.round or state.is_finished
-        gained = tuple(after - was for after, was in zip(running, before, strict=True))
-        sheet.append(SheetRound(number, tuple(rounds.get(number, ())), running, finished, gained))
-    return sheet
+        line = SheetLine(change.phase, state.players[change.seat], change.delta, english(what), what)
+        rounds.setdefault(change.round, []).append(line)
+    return [
+        SheetRound(number, tuple(rounds.get(number, ())), after, finished, gained)
+        for number, after, gained, finished in _round_totals(state)
+    ]
 
 
 def totals_by_round(state: MatchState) -> list[tuple[int, ...]]:
     """Everybody's total at the start (all 0) and after each round played to the end: the chart's points."""
-    # The score sheet's totals without its lines (whose words cost most of it): the write path
-    # works this out on every tap (issue 14).
+    start = [(0,) * len(state.players)]
+    return start + [after for number, after, _, finished in _round_totals(state) if number > 0 and finished]
+
+
+def _round_totals(state: MatchState) -> Iterator[tuple[int, tuple[int, ...], tuple[int, ...], bool]]:
+    """Each round's number, everybody's totals at its end (or now), the points it gave each seat
+    (after the zero floor), and whether it was played to the end; round 0 only if corrections
+    came before the first deal. Only the totals: the write path works the chart out on every tap."""
     totals = [0] * len(state.players)
     ends: dict[int, tuple[int, ...]] = {}
     for change in state.changes():
         totals[change.seat] += change.delta
         ends[change.round] = tuple(totals)
-    points = [(0,) * len(state.players)]
-    running = ends.get(0, points[0])  # corrections made before the first deal
-    for number in range(1, state.round + 1):
-        running = ends.get(number, running)
-        if number < state.round or state.is_finished:
-            points.append(running)
-    return points
+    running: tuple[int, ...] = (0,) * len(state.players)
+    for number in range(0 if 0 in ends else 1, state.round + 1):
+        before, running = running, ends.get(number, running)
+        gained = tuple(after - was for after, was in zip(running, before, strict=True))
+        yield number, running, gained, number < state.round or state.is_finished
 
 
 @dataclass

@@ -176,9 +176,7 @@ class Stream:
     ``versions``, once, even if it never started.
     """
 
-    def __init__(
-        self, versions: Versions, match_id: str, known: int = -1, board: Board | None = None
-    ) -> None:
+    def __init__(self, versions: Versions, match_id: str, known: int, board: Board) -> None:
         self.versions, self.match_id, self.left = versions, match_id, False
         self.known, self.board = known, board
 
@@ -186,7 +184,7 @@ class Stream:
         yield f"retry: {RETRY_MS}\n\n"
         while not self.left:
             version, changed = self.versions.now(self.match_id)
-            if version > self.known and self.board is not None:
+            if version > self.known:
                 self.known, html = self.board()
                 yield board_event(self.known, html)
             else:
