@@ -150,16 +150,13 @@
     var now = shown();
     if (now && !now.dataset.stream) { source.close(); heard = 0; state("closed"); }
   }
+  function spoke() { heard = Date.now(); state("open"); return shown(); }  // the board now shown
   source.addEventListener("version", function (event) {
-    heard = Date.now();
-    state("open");
-    var now = shown();
+    var now = spoke();
     if (now && Number(event.data) > Number(now.dataset.version)) { htmx.trigger(now, "pushed"); }
   });
   source.addEventListener("board", function (event) {
-    heard = Date.now();
-    state("open");
-    var now = shown();
+    var now = spoke();
     if (now && Number(event.lastEventId) > Number(now.dataset.version)) {
       htmx.swap(now, event.data, {swapStyle: "outerHTML"});
       ended();
