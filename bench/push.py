@@ -333,7 +333,7 @@ async def push_rows(
 async def soak(server: Served, tables: list[loadgen.Table], minutes: int) -> list[list[float]]:
     """``tables`` with their streams for ``minutes`` in one run; worker RSS each minute, printed and returned."""
     loop = asyncio.get_running_loop()
-    start = loop.time() + OPENING  # as one_run's
+    start = loop.time() + OPENING  # minutes counted from about when one_run begins to settle and open
     samples: list[list[float]] = []
 
     async def sample() -> None:
