@@ -23,11 +23,13 @@ Two ways to drive a server:
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 import re
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -207,6 +209,23 @@ async def close_tables(tables: dict) -> None:
             await table.close()
 
 
+@contextmanager
+def frozen_gc() -> Iterator[None]:
+    """Keep the generator's own garbage collection out of what a run times.
+
+    Everything alive when a run starts (tables, phones, connections, streams) is moved out of the
+    collector's reach (``gc.freeze``), so that a full collection in this process scans only what
+    the run itself makes. Unfrozen, the generator's full collections with 3,000 open streams
+    paused its event loop for up to 350 ms, and every request in flight was timed that much slower.
+    """
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 @dataclass
 class Closed:
     """A closed-loop run: requests answered, their latencies (s), errors, wall time."""
@@ -244,7 +263,8 @@ async def closed_loop(tables: list[Table], kind: str, seconds: float) -> Closed:
             else:
                 errors.append(f"{kind} {status}")
 
-    await asyncio.gather(*(client(t) for t in tables))
+    with frozen_gc():
+        await asyncio.gather(*(client(t) for t in tables))
     return Closed(latencies, errors, loop.time() - begin)
 
 
@@ -359,7 +379,8 @@ async def open_loop(tables: list[Table], seconds: float, port: int, drain: float
 
     watcher = asyncio.ensure_future(watch_backlog())
     cpu_before, opened_before = time.process_time(), Connector.opened
-    _, pending = await asyncio.wait(tasks, timeout=end + drain - loop.time())
+    with frozen_gc():
+        _, pending = await asyncio.wait(tasks, timeout=end + drain - loop.time())
     watcher.cancel()
     run.cpu = time.process_time() - cpu_before
     run.wall = loop.time() - start

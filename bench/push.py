@@ -213,15 +213,16 @@ async def one_run(tables: list[loadgen.Table], seconds: float, server_cpu: Calla
         dues = loadgen.schedule(start + (number * 0.618034 % 1) * loadgen.TAP_EVERY, loadgen.TAP_EVERY, end)
         run.unsent += len(dues)
         keepers.append(asyncio.ensure_future(scorekeeper(table, number, run, dues)))
-    await asyncio.sleep(max(0.0, start - loop.time()))
-    cpu, mine, busy = server_cpu(), time.process_time(), machine_busy_seconds()
-    await asyncio.sleep(max(0.0, end - loop.time()))
-    run.server_cpu, run.own_cpu = server_cpu() - cpu, time.process_time() - mine
-    run.others = max(0.0, machine_busy_seconds() - busy - run.server_cpu - run.own_cpu) / seconds
-    deadline = end + DRAIN
-    await asyncio.wait(keepers, timeout=max(0.0, deadline - loop.time()))
-    while loop.time() < deadline and any(v < tables[t].version for (t, _), v in run.shown.items()):
-        await asyncio.sleep(0.1)
+    with loadgen.frozen_gc():
+        await asyncio.sleep(max(0.0, start - loop.time()))
+        cpu, mine, busy = server_cpu(), time.process_time(), machine_busy_seconds()
+        await asyncio.sleep(max(0.0, end - loop.time()))
+        run.server_cpu, run.own_cpu = server_cpu() - cpu, time.process_time() - mine
+        run.others = max(0.0, machine_busy_seconds() - busy - run.server_cpu - run.own_cpu) / seconds
+        deadline = end + DRAIN
+        await asyncio.wait(keepers, timeout=max(0.0, deadline - loop.time()))
+        while loop.time() < deadline and any(v < tables[t].version for (t, _), v in run.shown.items()):
+            await asyncio.sleep(0.1)
     run.unseen = sum(max(0, tables[t].version - v) for (t, _), v in run.shown.items())
     stop.set_result(None)
     await asyncio.wait(spectators, timeout=max(0.0, deadline - loop.time()))
