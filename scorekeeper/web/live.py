@@ -9,7 +9,8 @@ a poll gets, rendered once per version and language for all the match's
 spectators (``watching._board_html``): a change costs a stream one indexed read
 and a write to its socket, not a request through Flask.
 
-Streams never write; the board is read in a copy of the stream's request context. One
+Streams never write. The first stream of a process to need a version's board reads and
+renders it in a copy of its request context; the others take the event from the cache. One
 watcher thread per process (started with the first stream, ended with the
 last) asks SQLite every ``EVERY`` seconds whether anybody committed
 (``PRAGMA data_version``, which changes when another connection commits, in
@@ -168,8 +169,9 @@ def _versions(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:
 class Stream:
     """One spectator's stream: the board at each change, the version now and every HEARTBEAT s.
 
-    ``board`` gives the match's board now, as (version, HTML), rendered once per version
-    and language for all the match's spectators; ``known`` is the version the page
+    ``board(version)`` gives the match's board at ``version`` or later, as (its version, the
+    ``board_event``), made once per version and language for all the match's spectators
+    of the process; ``known`` is the version the page
     holds (-1 if unknown): a page that is behind when the stream opens gets the board
     at once, one that is not gets only the version. The server closes the stream when
     the phone has gone (a write fails) or the server stops, and then it leaves
@@ -185,8 +187,8 @@ class Stream:
         while not self.left:
             version, changed = self.versions.now(self.match_id)
             if version > self.known:
-                self.known, html = self.board()
-                yield board_event(self.known, html)
+                self.known, event = self.board(version)
+                yield event
             else:
                 yield f"event: version\ndata: {version}\n\n"
             changed.wait(HEARTBEAT * random.uniform(1 - JITTER, 1 + JITTER))
@@ -197,7 +199,7 @@ class Stream:
             self.versions.leave(self.match_id)
 
 
-Board = Callable[[], tuple[int, str]]
+Board = Callable[[int], tuple[int, str]]
 
 
 def board_event(version: int, html: str) -> str:

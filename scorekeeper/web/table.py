@@ -168,44 +168,67 @@ def _latest(state: MatchState) -> dict[str, Any]:
     }
 
 
-def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
-    """Everything the table templates read; they compute nothing themselves."""
-    tie_text = extra.pop("tie_pick", "")
+def board_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
+    """What the live view's board reads (matches/_board.html): the scores, the next action, the feed.
+
+    A spectator's board is rendered at every tap of the match it follows: it works out
+    only what the board shows, none of the scorekeeper's choices.
+    """
+    context = _board(match, state, undo_walk(match.events)[1])
+    context.update(extra)
+    if "watch_token" not in context:
+        context["watch_token"] = capabilities.watch_token(match.id)
+    return context
+
+
+def _board(match: StoredMatch, state: MatchState, cancelled: dict[int, int]) -> dict[str, Any]:
     action = state.next_action()
-    names = state.players
-    kept, cancelled = undo_walk(match.events)
-    context: dict[str, Any] = {
+    return {
         "match": match,
         "state": state,
         "action": action,
         "action_text": say(action.text),
         "seats": _seats(state, action.player),
-        "turn_partials": turn_partials(state),
         **_latest(state),
-        "undo_label": _undo_label(match, kept),
         "feed": _feed(match, cancelled),
-        "urls": {
-            "matches.record": url_for("matches.record", match_id=match.id),
-            "matches.undo": url_for("matches.undo", match_id=match.id),
-            "matches.showdown": url_for("matches.showdown", match_id=match.id),
-            "matches.entry": url_for("matches.entry", match_id=match.id),
-        },
-        "entry_style": entry_style(),
-        "declarations": [  # "So far:" each as the feed says it: "Bo declared two pair", "Cia passed"
-            say(describe_words(Declare(names[d.seat], d.hand) if d.hand else Pass(names[d.seat])))
-            for d in state.declarations
-        ],
-        "all_hands": DECLARABLE,
-        "legal": set(state.legal_hands()),
-        "used_cards": _used_cards(state),
-        "participants": [names[s] for s in state.order],
-        "house_rules": house_rules(state.rules),
-        "rules_summary": rules_summary(state.rules),
-        "watch_token": capabilities.watch_token(match.id),
+        "tiebreak": tiebreak_text(state),
         "refusal": None,
-        "typed": {},  # a refused form's fields by its action (forms.typed_back), shown again
-        "spectator": False,
+        "spectator": True,
     }
+
+
+def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[str, Any]:
+    """Everything the table templates read; they compute nothing themselves."""
+    tie_text = extra.pop("tie_pick", "")
+    names = state.players
+    kept, cancelled = undo_walk(match.events)
+    context = _board(match, state, cancelled)
+    context.update(
+        {
+            "turn_partials": turn_partials(state),
+            "undo_label": _undo_label(match, kept),
+            "urls": {
+                "matches.record": url_for("matches.record", match_id=match.id),
+                "matches.undo": url_for("matches.undo", match_id=match.id),
+                "matches.showdown": url_for("matches.showdown", match_id=match.id),
+                "matches.entry": url_for("matches.entry", match_id=match.id),
+            },
+            "entry_style": entry_style(),
+            "declarations": [  # "So far:" each as the feed says it: "Bo declared two pair", "Cia passed"
+                say(describe_words(Declare(names[d.seat], d.hand) if d.hand else Pass(names[d.seat])))
+                for d in state.declarations
+            ],
+            "all_hands": DECLARABLE,
+            "legal": set(state.legal_hands()),
+            "used_cards": _used_cards(state),
+            "participants": [names[s] for s in state.order],
+            "house_rules": house_rules(state.rules),
+            "rules_summary": rules_summary(state.rules),
+            "watch_token": capabilities.watch_token(match.id),
+            "typed": {},  # a refused form's fields by its action (forms.typed_back), shown again
+            "spectator": False,
+        }
+    )
     if state.speaker is not None:
         context["quick_grid"] = quick_grid(state)
         context["tie_row"] = tie_row(state, tie_text)
@@ -226,7 +249,6 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         most = state.exchange_max(exchanger)
         context["exchange_counts"] = [(n, most is not None and n <= most) for n in range(HAND_SIZE + 1)]
     context["round_summary"] = _round_summary(state)
-    context["tiebreak"] = tiebreak_text(state)
     context.update(extra)
     return context
 

@@ -17,7 +17,7 @@ from scorekeeper.web.htmx import render
 from scorekeeper.web.i18n import get_locale
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.matches import bp
-from scorekeeper.web.table import table_context
+from scorekeeper.web.table import board_context
 
 
 def _watched(token: str) -> StoredMatch:
@@ -32,7 +32,7 @@ def _watched(token: str) -> StoredMatch:
 def watch() -> Response:
     token = request.args.get("t", "")
     match = _watched(token)
-    context = table_context(match, eventlog.state_of(match), spectator=True, watch_token=token)
+    context = board_context(match, eventlog.state_of(match), watch_token=token)
     return render("matches/watch.html", "matches/_board.html", **context)
 
 
@@ -58,12 +58,14 @@ def watch_board() -> Response:
 
 def _board_html(match: StoredMatch, token: str) -> str:
     """The board of a match at a version, rendered once for all its spectators who read one language."""
+    return cache().kept(
+        "board", (match.id, match.version, str(get_locale())), lambda: _rendered(match, token), text_size
+    )
 
-    def rendered() -> str:
-        context = table_context(match, eventlog.state_of(match), spectator=True, watch_token=token)
-        return render_template("matches/_board.html", **context)
 
-    return cache().kept("board", (match.id, match.version, str(get_locale())), rendered, text_size)
+def _rendered(match: StoredMatch, token: str) -> str:
+    context = board_context(match, eventlog.state_of(match), watch_token=token)
+    return render_template("matches/_board.html", **context)
 
 
 @bp.get("/watch/stream")
@@ -84,14 +86,24 @@ def watch_stream() -> Response:
     if not versions.join(*found):
         return Response(status=204)
 
-    @copy_current_request_context  # each board is read and rendered in a copy of this request's context
-    def board() -> tuple[int, str]:
-        match = eventlog.load_match(found[0])
+    match_id, locale, kept = found[0], str(get_locale()), cache()
+
+    @copy_current_request_context  # a board not yet made: read and rendered in a copy of this request context
+    def made() -> tuple[int, str]:
+        match = eventlog.load_match(match_id)
         assert match is not None  # a match is never deleted while watched
-        return match.version, _board_html(match, token)
+        key = (match_id, match.version, locale)
+        return match.version, kept.kept(
+            "board event", key, lambda: live.board_event(key[1], _rendered(match, token)), text_size
+        )
+
+    def board(version: int) -> tuple[int, str]:
+        """The board at ``version`` as an event: the cache's, if another stream of this process made it."""
+        event = kept.get("board event", (match_id, version, locale))
+        return (version, event) if event is not None else made()
 
     shown = request.headers.get("Last-Event-ID") or request.args.get("v", "")
-    stream = live.Stream(versions, found[0], int(shown) if shown.isdigit() and len(shown) < 10 else -1, board)
+    stream = live.Stream(versions, match_id, int(shown) if shown.isdigit() and len(shown) < 10 else -1, board)
     # The stream leaves ``versions`` when the server closes the response (``Stream.close``).
     response = Response(stream, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
