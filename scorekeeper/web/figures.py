@@ -2,7 +2,8 @@
 
 They are kept so that statistics are SQL sums (stats.py); they are always
 worked out by today's engine from the event log, which stays the source of
-truth. The write path replaces them in the same transaction as the events;
+truth. The write path replaces them in the same transaction as the events
+(or leaves them, when a tap cannot have changed them: ``writes._same_figures``);
 ``fill_in`` works them out at start for matches that have none (a database
 from before they existed).
 """

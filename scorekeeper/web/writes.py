@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.events import Event, Undo
+from scorekeeper.events import Declare, Event, Undo
 from scorekeeper.match import apply, in_effect, replay
 from scorekeeper.matchfile import MatchFile, write_event
 from scorekeeper.refusals import RuleBroken
@@ -70,8 +70,8 @@ class Step:
     after: StoredMatch
     state: MatchState
     payloads: tuple[str, ...]
-    figures: figures.Rows
-    chart: str
+    figures: figures.Rows | None  # None: the tap changed none of them (kept as they are)
+    chart: str | None
 
 
 def decide(
@@ -88,8 +88,9 @@ def decide(
     events were taps of their own).
     """
     done = match.events
+    before = None
     if state is None:
-        state = state_of(match)
+        before = state = state_of(match)
         for event in events:
             state = _folded(match, done, state, event)
             done = (*done, event)
@@ -105,7 +106,21 @@ def decide(
         (*match.steps, *(match.version if one_step else match.version + i for i in range(count))),
     )
     payloads = tuple(json.dumps(_fields(event), ensure_ascii=False) for event in events)
+    if before is not None and _same_figures(before, state, events):
+        return Step(match, after, state, payloads, None, None)
     return Step(match, after, state, payloads, *figures.work_out(match.id, state, after.events))
+
+
+def _same_figures(before: MatchState, after: MatchState, events: Sequence[Event]) -> bool:
+    """True when a tap cannot have changed a player's figures or the chart: no total changed (the
+    state's score history is the same object), the round and the end are the same, and no event
+    declared a hand (a player's best hand) or undid one: an exchange, a trick before the last, a pass
+    that leaves the showdown open."""
+    return (
+        after.history is before.history
+        and (after.round, after.is_finished) == (before.round, before.is_finished)
+        and not any(isinstance(event, Declare | Undo) for event in events)
+    )
 
 
 def _folded(match: StoredMatch, done: tuple[Event, ...], state: MatchState, event: Event) -> MatchState:
@@ -208,7 +223,8 @@ def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
             match.id,
         ],
     )
-    figures.write(db, match.id, step.figures, step.chart)
+    if step.figures is not None and step.chart is not None:
+        figures.write(db, match.id, step.figures, step.chart)
 
 
 def _keep(step: Step) -> None:

@@ -1,13 +1,16 @@
 """History, statistics, the hand checker, import and export (issue 4), through the test client."""
 
 import json
+import random
 import subprocess
 import sys
 
 import pytest
-from webtools import MATCHES, recorded, soup
+from simulate import random_events
+from webtools import MATCHES, form_for, recorded, soup
 
 from scorekeeper.matchfile import load, loads
+from scorekeeper.rules import Rules
 from scorekeeper.summary import totals_by_round
 from scorekeeper.web import db as database
 from scorekeeper.web import eventlog, figures, stats
@@ -270,6 +273,37 @@ def test_kept_figures_equal_figures_worked_out_again(client, keeper, app):
         figures.fill_in(db)
         assert db.execute("SELECT * FROM match_players ORDER BY seat").fetchall() == kept
         assert [row[3] for row in kept] == [0, 5, 0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_after_every_tap_the_kept_figures_and_chart_are_those_worked_out_again(
+    client, keeper, app, monkeypatch, seed
+):
+    """A tap that changes no total, round or declared hand leaves the figures as they are (writes._same_figures):
+    after every tap of a random match, undos included, they equal the figures worked out from the log."""
+    worked_out = []
+    work_out = figures.work_out
+    monkeypatch.setattr(figures, "work_out", lambda *a: worked_out.append(1) or work_out(*a))
+    keeper.new("Anna", "Bo", "Cia").detailed()
+    events, _ = random_events(("Anna", "Bo", "Cia"), Rules(), random.Random(seed).choice, 150)
+    for version, event in enumerate(events):
+        fields = {} if event.type == "undo" else form_for(event)
+        answer = keeper.post("undo" if event.type == "undo" else "record", version=version, **fields)
+        assert answer.status_code == 200, (version, event)
+        with app.app_context():
+            db = database.get_db()
+            kept = db.execute("SELECT * FROM match_players ORDER BY seat").fetchall()
+            chart = db.execute("SELECT chart FROM matches").fetchone()[0]
+            db.execute("UPDATE matches SET chart = NULL")
+            figures.fill_in(db)
+            assert db.execute("SELECT * FROM match_players ORDER BY seat").fetchall() == kept, (
+                version,
+                event,
+            )
+            assert db.execute("SELECT chart FROM matches").fetchone()[0] == chart, (version, event)
+            db.conn.commit()
+    by_taps = len(worked_out) - len(events)  # fill_in works out this one match once after each tap
+    assert len(events) - by_taps >= 10  # the taps that changed nothing were left alone
 
 
 def test_export_import_and_backup_from_the_command_line(tmp_path):
