@@ -4,6 +4,13 @@ A match at a given version never changes, so the parsed match and its state
 are kept in the app's cache per (id, version). ``version`` is the number of
 events, which the step-through pages and the ETag rely on. Writing is
 ``writes.py``'s alone.
+
+Events are only ever added, so a match at a version begins with the match at
+any earlier one. The cache also keeps, per match, the newest version it holds
+(``keep``): a version it does not hold yet is read from there, only the events
+written since, and its state is folded on from there (replayed only over an
+undo). The process that did not take a tap reads a match this way at each tap
+its spectators see.
 """
 
 from __future__ import annotations
@@ -96,34 +103,73 @@ def load_match(match_id: str, *, watch: str | None = None) -> StoredMatch | None
     """Read a match and its events, by id or by live-view secret (None if there is no such match)."""
     db = get_db()
     row = _find(db, "id", match_id) if watch is None else _find(db, "watch", capabilities.digest(watch))
-    return (
-        None
-        if row is None
-        else cache().kept("match", (row["id"], row["version"]), lambda: _read(db, row), match_size)
-    )
+    if row is None:
+        return None
+    match = cache().get("match", (row["id"], row["version"]))
+    if match is None:
+        match = _read(db, row, _newest("match", row["id"], row["version"]))
+        keep("match", match, match, match_size(match))
+    return match
 
 
-def _read(db: Database, row: dict[str, Any]) -> StoredMatch:
+def keep(kind: str, match: StoredMatch, value: Any, size: int) -> None:
+    """Keep ``value`` (the match itself, or its state) per (id, version), and remember its version
+    as the newest of its kind for this match if it is."""
+    kept = cache()
+    kept.put(kind, (match.id, match.version), value, size)
+    newest = kept.get(f"newest {kind}", match.id)
+    if newest is None or newest < match.version:
+        kept.put(f"newest {kind}", match.id, match.version, NEWEST_BYTES)
+
+
+NEWEST_BYTES = 200  # a newest-version entry: the key and an int
+
+
+def _newest(kind: str, match_id: str, version: int) -> tuple[int, Any] | None:
+    """The newest version of the match kept before ``version``, and what is kept of it, or None."""
+    kept = cache()
+    newest = kept.get(f"newest {kind}", match_id)
+    if newest is None or newest >= version:
+        return None
+    value = kept.get(kind, (match_id, newest))
+    return None if value is None else (newest, value)
+
+
+def _read(db: Database, row: dict[str, Any], since: tuple[int, StoredMatch] | None = None) -> StoredMatch:
+    """The match of ``row``; only the events after ``since`` (an earlier version of it) are read."""
+    start, earlier = since if since is not None else (0, None)
     rows = db.execute(
-        "SELECT type, payload, recorded_at, step FROM events WHERE match_id = ? ORDER BY seq", [row["id"]]
+        "SELECT type, payload, recorded_at, step FROM events WHERE match_id = ? AND seq >= ? ORDER BY seq",
+        [row["id"], start],
     ).fetchall()
     # The log is read as it was written: numbers recorded before their ranges stay readable.
     events = tuple(read_event({"type": k, **json.loads(p)}, bounded=False) for k, p, _, _ in rows)
-    rules = Rules.from_dict(json.loads(row["rules"]), bounded=False)
-    file = MatchFile(tuple(json.loads(row["players"])), rules, events)
     stamps = tuple(at for _, _, at, _ in rows)
-    steps = tuple(seq if step is None else step for seq, (_, _, _, step) in enumerate(rows))
+    steps = tuple(seq if step is None else step for seq, (_, _, _, step) in enumerate(rows, start))
+    if earlier is not None:
+        file = MatchFile(earlier.players, earlier.rules, earlier.events + events)
+        stamps, steps = earlier.recorded_at + stamps, earlier.steps + steps
+    else:
+        rules = Rules.from_dict(json.loads(row["rules"]), bounded=False)
+        file = MatchFile(tuple(json.loads(row["players"])), rules, events)
     return StoredMatch(row["id"], file, row["version"], row["created_at"], row["updated_at"], stamps, steps)
 
 
 def state_of(match: StoredMatch) -> MatchState:
-    """The match replayed (kept per version, so an unchanged match is not replayed again)."""
-    return cache().kept(
-        "state",
-        (match.id, match.version),
-        lambda: replay(match.players, match.rules, match.events),
-        lambda _: state_size(match),
-    )
+    """The match replayed (kept per version, so an unchanged match is not replayed again); from
+    the newest state kept, when only events other than undos were added since."""
+    state = cache().get("state", (match.id, match.version))
+    if state is None:
+        since = _newest("state", match.id, match.version)
+        added = match.events[since[0] :] if since is not None else ()
+        if since is None or any(isinstance(event, Undo) for event in added):
+            state = replay(match.players, match.rules, match.events)
+        else:
+            state = since[1]
+            for event in added:
+                state = apply(state, event)
+        keep("state", match, state, state_size(match))
+    return state
 
 
 def state_at(match: StoredMatch, version: int) -> MatchState | None:

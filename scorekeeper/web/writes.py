@@ -27,9 +27,8 @@ from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
 from scorekeeper.web import capabilities, figures, people
-from scorekeeper.web.cache import cache
 from scorekeeper.web.db import get_db, immediate, now
-from scorekeeper.web.eventlog import StoredMatch, load_match, match_size, state_at, state_of, state_size
+from scorekeeper.web.eventlog import StoredMatch, keep, load_match, match_size, state_at, state_of, state_size
 from scorekeeper.web.offload import offload
 
 
@@ -229,8 +228,8 @@ def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
 
 def _keep(step: Step) -> None:
     after = step.after
-    cache().put("match", (after.id, after.version), after, match_size(after))
-    cache().put("state", (after.id, after.version), step.state, state_size(after))
+    keep("match", after, after, match_size(after))
+    keep("state", after, step.state, state_size(after))
 
 
 def creation_digest(players: Sequence[str], rules: Rules, events: Sequence[Event] = ()) -> str:

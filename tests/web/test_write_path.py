@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import ast
+import random
 import sqlite3
 import tracemalloc
 from pathlib import Path
 
 import pytest
-from webtools import MATCHES, recorded
+from simulate import random_events
+from webtools import MATCHES, form_for, recorded
 
 from scorekeeper.events import Declare, Pass
 from scorekeeper.hands import Category
 from scorekeeper.match import replay
 from scorekeeper.matchfile import load
 from scorekeeper.refusals import RuleBroken
+from scorekeeper.rules import Rules
+from scorekeeper.web import create_app, eventlog, migrations, writes
 from scorekeeper.web import db as database
-from scorekeeper.web import eventlog, migrations, writes
 from scorekeeper.web.cache import Cache, cache
 
 SHOWDOWN = (Pass("Bo"), Declare("Cia", Category.FLUSH), Pass("Anna"))
@@ -173,3 +176,39 @@ def test_undo_on_a_match_with_nothing_to_undo_is_refused_by_the_engine(app, keep
     keeper.new("Anna", "Bo")
     response = keeper.post("undo")
     assert response.status_code == 422 and keeper.rows() == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_another_process_reads_each_new_version_from_the_one_it_holds_and_gets_the_same_match(
+    app, keeper, monkeypatch, seed
+):
+    """The process that did not take a tap (a spectator's) reads only the events written since the newest
+    version it holds and folds them onto its state (eventlog._newest); over an undo it replays. At every
+    version of random matches, undos included, it holds what a whole read and replay give."""
+    other = create_app({**app.config, "PROFILE": app.config["PROFILE"]})  # its own cache: another worker
+    replays = []
+    monkeypatch.setattr(eventlog, "replay", lambda *a: replays.append(a[2][-1:]) or replay(*a))
+    keeper.new("Anna", "Bo", "Cia")
+    events, _ = random_events(("Anna", "Bo", "Cia"), Rules(), random.Random(seed).choice, 120)
+    for version, event in enumerate(events):
+        fields = {} if event.type == "undo" else form_for(event)
+        assert (
+            keeper.post("undo" if event.type == "undo" else "record", version=version, **fields).status_code
+            == 200
+        )
+        if version % 3 == 2:
+            continue  # a spectator may see two taps at once
+        with other.app_context():
+            match, kept_before = eventlog.load_match(keeper.match_id), len(replays)
+            state = eventlog.state_of(match)
+            db = database.get_db()
+            whole = eventlog._read(db, eventlog._find(db, "id", keeper.match_id))
+            assert match == whole
+            assert state == replay(whole.players, whole.rules, whole.events)
+            assert (
+                len(replays) == kept_before
+                or match.version == 1
+                or any(e.type == "undo" for e in match.events[-3:])
+            ), version
+    # Folded on, not replayed: a replay only over an undo (and for the first version this process saw).
+    assert len(replays) < len(events) // 2
