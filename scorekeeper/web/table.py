@@ -7,7 +7,8 @@ from itertools import combinations
 from typing import Any
 
 from babel.lists import format_list
-from flask import request, url_for
+from flask import render_template, request, url_for
+from markupsafe import Markup
 
 from scorekeeper.events import Declare, Pass
 from scorekeeper.feed import change_words, describe_words, undo_words
@@ -16,8 +17,17 @@ from scorekeeper.match import undo_walk
 from scorekeeper.quick import speakers_left
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
 from scorekeeper.web import capabilities
+from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.eventlog import StoredMatch
-from scorekeeper.web.i18n import get_locale, house_rules, ngettext, refusal_text, rules_summary, say
+from scorekeeper.web.i18n import (
+    get_locale,
+    hand_name,
+    house_rules,
+    ngettext,
+    refusal_text,
+    rules_summary,
+    say,
+)
 from scorekeeper.web.i18n import gettext as _
 
 FEED_LENGTH = 12
@@ -124,6 +134,9 @@ def quick_grid(state: MatchState) -> list[dict[str, Any]]:
     return [
         {
             "hand": hand,
+            "label": hand_name(hand),  # said once a row: the row's name and each cell's spoken label
+            "said": say(hand),
+            "points": state.rules.points[hand],
             "cells": [(name, name in left and hand in legal) for name in names],
             "tie": len(left) > 1 and hand in legal,
         }
@@ -222,8 +235,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
             "legal": set(state.legal_hands()),
             "used_cards": _used_cards(state),
             "participants": [names[s] for s in state.order],
-            "house_rules": house_rules(state.rules),
-            "rules_summary": rules_summary(state.rules),
+            "footer": _footer(match),
             "watch_token": capabilities.watch_token(match.id),
             "typed": {},  # a refused form's fields by its action (forms.typed_back), shown again
             "spectator": False,
@@ -251,6 +263,18 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     context["round_summary"] = _round_summary(state)
     context.update(extra)
     return context
+
+
+def _footer(match: StoredMatch) -> Markup:
+    """The table's footer (the match's rules, its links): the same at every tap, so rendered once per
+    match, language and mount point, and kept."""
+
+    def rendered() -> Markup:
+        rules = match.rules
+        summary = {"house_rules": house_rules(rules), "rules_summary": rules_summary(rules)}
+        return Markup(render_template("matches/_footer.html", match=match, **summary))
+
+    return cache().kept("footer", (match.id, str(get_locale()), request.script_root), rendered, text_size)
 
 
 def _undo_label(match: StoredMatch, kept: list[int]) -> str | None:
