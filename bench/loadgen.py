@@ -1,8 +1,8 @@
 """The load generator of the benches: phones as asyncio tasks in one process (aiohttp).
 
 Each phone has its own connection, as a phone has. When the server closes an idle
-one (gunicorn's keep-alive is 2 s), the phone opens another: aiohttp resends a GET
-that met a closed connection, and a tap is resent here with the same idempotency
+one (after 2 s under gthread, 30 s under gevent), the phone opens another: aiohttp
+resends a GET that met a closed connection, and a tap is resent here with the same idempotency
 key (the app records it once; the reference app's insert may count twice, which
 changes nothing it measures). A phone gives up on a request after 10 s, as htmx's
 timeout makes it: that is an error, and the next tap goes again with the same key,
