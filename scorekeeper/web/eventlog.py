@@ -136,11 +136,17 @@ def _newest(kind: str, match_id: str, version: int) -> tuple[int, Any] | None:
 
 
 def _read(db: Database, row: dict[str, Any], since: tuple[int, StoredMatch] | None = None) -> StoredMatch:
-    """The match of ``row``; only the events after ``since`` (an earlier version of it) are read."""
+    """The match of ``row``; only the events after ``since`` (an earlier version of it) are read.
+
+    Only the events below the row's version: the row and the events are read in two statements,
+    and a writer may commit between them. Without the bound the match kept as this version would
+    hold the next one's events too, and every version read on from it would repeat them.
+    """
     start, earlier = since if since is not None else (0, None)
     rows = db.execute(
-        "SELECT type, payload, recorded_at, step FROM events WHERE match_id = ? AND seq >= ? ORDER BY seq",
-        [row["id"], start],
+        "SELECT type, payload, recorded_at, step FROM events WHERE match_id = ? AND seq >= ? AND seq < ?"
+        " ORDER BY seq",
+        [row["id"], start, row["version"]],
     ).fetchall()
     # The log is read as it was written: numbers recorded before their ranges stay readable.
     events = tuple(read_event({"type": k, **json.loads(p)}, bounded=False) for k, p, _, _ in rows)

@@ -120,9 +120,10 @@ GEVENT_STREAMS = 4000
 
 
 # Seconds an idle connection is kept open. gevent holds one cheaply (a greenlet), so a phone that
-# taps every few seconds keeps its connection and its TLS session: 5.5 -> 5.1 ms of server CPU a
-# tap at 1,000 tables, no handshake on the phone. gthread counts each kept connection against its
-# threads' slots, so it keeps gunicorn's default (docs/scaling.md, "Connections").
+# taps every few seconds keeps its connection (under lan; under tls the phone's connection is the
+# proxy's): 5.5 -> 5.1 ms of server CPU a tap at 1,000 tables, no TCP handshake on the phone. A kept
+# connection holds one of a worker's GEVENT_CONNECTIONS, beside up to GEVENT_STREAMS streams.
+# gthread counts each kept connection against its threads' slots, so it keeps gunicorn's default.
 KEEPALIVE = {"gevent": 30, "gthread": 2}
 
 

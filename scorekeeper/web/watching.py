@@ -57,10 +57,10 @@ def watch_board() -> Response:
 
 
 def _board_html(match: StoredMatch, token: str) -> str:
-    """The board of a match at a version, rendered once for all its spectators who read one language."""
-    return cache().kept(
-        "board", (match.id, match.version, str(get_locale())), lambda: _rendered(match, token), text_size
-    )
+    """The board of a match at a version, rendered once for all its spectators who read one language
+    (and reach the app at one mount point: its links carry it)."""
+    key = (match.id, match.version, str(get_locale()), request.script_root)
+    return cache().kept("board", key, lambda: _rendered(match, token), text_size)
 
 
 def _rendered(match: StoredMatch, token: str) -> str:
@@ -86,20 +86,21 @@ def watch_stream() -> Response:
     if not versions.join(*found):
         return Response(status=204)
 
-    match_id, locale, kept = found[0], str(get_locale()), cache()
+    match_id, kept = found[0], cache()
+    seen_as = (str(get_locale()), request.script_root)  # the board's language and its links' mount point
 
     @copy_current_request_context  # a board not yet made: read and rendered in a copy of this request context
     def made() -> tuple[int, str]:
         match = eventlog.load_match(match_id)
         assert match is not None  # a match is never deleted while watched
-        key = (match_id, match.version, locale)
+        key = (match_id, match.version, *seen_as)
         return match.version, kept.kept(
             "board event", key, lambda: live.board_event(key[1], _rendered(match, token)), text_size
         )
 
     def board(version: int) -> tuple[int, str]:
         """The board at ``version`` as an event: the cache's, if another stream of this process made it."""
-        event = kept.get("board event", (match_id, version, locale))
+        event = kept.get("board event", (match_id, version, *seen_as))
         return (version, event) if event is not None else made()
 
     shown = request.headers.get("Last-Event-ID") or request.args.get("v", "")

@@ -60,3 +60,13 @@ def test_an_unknown_live_view_is_404(client):
 
 def test_csrf_tokens_do_not_expire_during_a_match(app):
     assert app.config["WTF_CSRF_TIME_LIMIT"] is None
+
+
+def test_a_board_kept_for_one_mount_point_is_not_served_at_another(keeper, client):
+    """The board is kept per version and language, and per mount point (SCRIPT_NAME): its links carry it."""
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    url = watch_url(keeper, board=True)
+    mounted = client.get(url, headers={"HX-Request": "true"}, base_url="http://localhost/club/")
+    plain = client.get(url, headers={"HX-Request": "true"})
+    assert 'data-stream="/club/watch/stream' in mounted.text
+    assert "/club/" not in plain.text

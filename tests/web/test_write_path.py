@@ -212,3 +212,38 @@ def test_another_process_reads_each_new_version_from_the_one_it_holds_and_gets_t
             ), version
     # Folded on, not replayed: a replay only over an undo (and for the first version this process saw).
     assert len(replays) < len(events) // 2
+
+
+def test_a_tap_committed_between_a_reads_row_and_its_events_stays_out_of_the_version_read(
+    app, keeper, monkeypatch
+):
+    """``load_match`` reads the match's row, then its events, in two statements: another process may
+    commit a tap in between. The match kept as the row's version holds only that version's events,
+    and the versions read on from it (eventlog._newest) agree with a whole read and replay."""
+    other = create_app({**app.config})  # another worker: its own cache
+    keeper.new("Anna", "Bo", "Cia")
+    events, _ = random_events(("Anna", "Bo", "Cia"), Rules(), random.Random(4).choice, 12, undo=False)
+    for version, event in enumerate(events[:5]):
+        assert keeper.post(version=version, **form_for(event)).status_code == 200
+    with other.app_context():
+        eventlog.load_match(keeper.match_id)  # it holds version 5
+    assert keeper.post(version=5, **form_for(events[5])).status_code == 200
+
+    find, armed, seen = eventlog._find, [events[6]], []
+
+    def another_process_taps_in_between(db, column, value):
+        row = find(db, column, value)
+        if armed:  # once: the tap below reads through here too
+            seen.append(row)
+            assert keeper.post(version=row["version"], **form_for(armed.pop())).status_code == 200
+        return row
+
+    monkeypatch.setattr(eventlog, "_find", another_process_taps_in_between)
+    with other.app_context():
+        match = eventlog.load_match(keeper.match_id)
+        assert match.version == seen[0]["version"] == len(match.events) == 6
+        later = eventlog.load_match(keeper.match_id)  # read on from the version above
+        db = database.get_db()
+        whole = eventlog._read(db, find(db, "id", keeper.match_id))
+        assert later == whole and later.version == len(later.events) == 7
+        assert eventlog.state_of(later) == replay(whole.players, whole.rules, whole.events)
