@@ -135,7 +135,6 @@ def quick_grid(state: MatchState) -> list[dict[str, Any]]:
         {
             "hand": hand,
             "label": hand_name(hand),  # said once a row: the row's name and each cell's spoken label
-            "said": say(hand),
             "points": state.rules.points[hand],
             "cells": [(name, name in left and hand in legal) for name in names],
             "tie": len(left) > 1 and hand in legal,
