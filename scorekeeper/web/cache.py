@@ -6,11 +6,18 @@ kept and shared by every thread of the worker. Everything lives in one
 ``Cache`` on ``app.extensions`` (as Flask-Caching keeps its own), with one
 least-recently-used order across all kinds, a budget in bytes and counters a
 test can read. Nothing else in the shell keeps module-level mutable state.
+
+What a match is at one version is kept as a version of a group (``put_version``):
+only a group's newest versions stay. A newer version shares most of its memory
+with the older ones (the same events, the same states), but each is charged in
+full, so a budget that kept every version would hold a few seconds of taps at
+1,000 tables instead of every table's match until its next tap.
 """
 
 from __future__ import annotations
 
 import threading
+from bisect import insort
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
@@ -32,6 +39,9 @@ class Cache:
         self.hits: Counter[str] = Counter()
         self.misses: Counter[str] = Counter()
         self._entries: OrderedDict[tuple[str, Hashable], tuple[Any, int]] = OrderedDict()
+        self._versions: dict[
+            tuple[str, Hashable], list[int]
+        ] = {}  # (kind, group): its kept versions, ascending
         self._lock = threading.Lock()
 
     def get(self, kind: str, key: Hashable) -> Any | None:
@@ -50,14 +60,55 @@ class Cache:
         if size > self.budget:
             return
         with self._lock:
-            old = self._entries.pop((kind, key), None)
-            if old is not None:
-                self.bytes -= old[1]
-            self._entries[(kind, key)] = (value, size)
-            self.bytes += size
-            while self.bytes > self.budget:
-                _, (_, dropped) = self._entries.popitem(last=False)
-                self.bytes -= dropped
+            self._store((kind, key), value, size)
+
+    def put_version(self, kind: str, group: Hashable, version: int, value: Any, size: int, keep: int) -> None:
+        """Keep ``value`` as ``group``'s at ``version`` (read back with ``get(kind, (group, version))``);
+        of a group's versions only the ``keep`` newest stay, the older are dropped now."""
+        if size > self.budget:
+            return
+        with self._lock:
+            versions = self._versions.setdefault((kind, group), [])
+            if version not in versions:
+                insort(versions, version)
+            for old in versions[:-keep]:
+                self._drop((kind, (group, old)))
+            del versions[:-keep]
+            if version in versions:  # not older than every version kept
+                self._store((kind, (group, version)), value, size)
+            elif not versions:
+                del self._versions[(kind, group)]
+
+    def newest(self, kind: str, group: Hashable, below: int) -> tuple[int, Any] | None:
+        """The newest version of ``group`` kept below ``below``, and its value; or None."""
+        with self._lock:
+            for version in reversed(self._versions.get((kind, group), ())):
+                entry = self._entries.get((kind, (group, version))) if version < below else None
+                if entry is not None:
+                    self._entries.move_to_end((kind, (group, version)))
+                    return version, entry[0]
+            return None
+
+    def _store(self, key: tuple[str, Hashable], value: Any, size: int) -> None:
+        self._drop(key)
+        self._entries[key] = (value, size)
+        self.bytes += size
+        while self.bytes > self.budget:
+            self._drop(next(iter(self._entries)))
+
+    def _drop(self, key: tuple[str, Hashable]) -> None:
+        """Forget one entry (and, if it is a group's version, that version of the group)."""
+        old = self._entries.pop(key, None)
+        if old is None:
+            return
+        self.bytes -= old[1]
+        kind, inner = key
+        if isinstance(inner, tuple) and len(inner) == 2:
+            versions = self._versions.get((kind, inner[0]))
+            if versions is not None and inner[1] in versions:
+                versions.remove(inner[1])
+                if not versions:
+                    del self._versions[(kind, inner[0])]
 
     def kept(self, kind: str, key: Hashable, make: Callable[[], T], size: Callable[[T], int]) -> T:
         """The kept value, or ``make()`` kept now (two threads may both make it: it is the same value)."""
@@ -67,12 +118,29 @@ class Cache:
             self.put(kind, key, value, size(value))
         return value
 
+    def kept_version(
+        self,
+        kind: str,
+        group: Hashable,
+        version: int,
+        make: Callable[[], T],
+        size: Callable[[T], int],
+        keep: int,
+    ) -> T:
+        """As ``kept``, for a version of a group (``put_version``)."""
+        value = self.get(kind, (group, version))
+        if value is None:
+            value = make()
+            self.put_version(kind, group, version, value, size(value), keep)
+        return value
+
     def __len__(self) -> int:
         return len(self._entries)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._versions.clear()
             self.bytes = 0
 
 

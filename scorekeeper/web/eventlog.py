@@ -6,11 +6,12 @@ events, which the step-through pages and the ETag rely on. Writing is
 ``writes.py``'s alone.
 
 Events are only ever added, so a match at a version begins with the match at
-any earlier one. The cache also keeps, per match, the newest version it holds
-(``keep``): a version it does not hold yet is read from there, only the events
-written since, and its state is folded on from there (replayed only over an
-undo). The process that did not take a tap reads a match this way at each tap
-its spectators see.
+any earlier one. The cache keeps, per match, only its newest version and the
+newest two states (``keep``; the one before the newest is where an undo of the
+latest tap starts): a version it does not hold yet is read from the newest it
+holds, only the events written since, and its state is folded on from there
+(replayed only over an undo). The process that did not take a tap reads a match
+this way at each tap its spectators see.
 """
 
 from __future__ import annotations
@@ -75,8 +76,14 @@ class StoredMatch:
 
 
 # A match at a given version never changes: the parsed match and its state are kept per
-# (id, version). Sizes are estimates from measurement (tests/web/test_cache.py checks them).
-MATCH_BYTES, STATE_BYTES, EVENT_BYTES = 4_000, 4_000, 400
+# (id, version). Sizes are estimates from measurement, above what tracemalloc counts
+# (test_a_kept_match_and_state_cost_no_more_than_their_estimate): a parsed event with its
+# stamp is about 230 bytes, a state about 40 bytes per event.
+MATCH_BYTES, MATCH_EVENT_BYTES = 3_000, 300
+STATE_BYTES, STATE_EVENT_BYTES = 2_000, 80
+# How many versions of each kind are kept per match: the newest match (a newer version is read
+# on from it); the newest state and the one before (an undo of the latest tap starts there).
+VERSIONS_KEPT = {"match": 1, "state": 2}
 
 
 def text_bytes(match: StoredMatch) -> int:
@@ -85,13 +92,14 @@ def text_bytes(match: StoredMatch) -> int:
     return sum(sys.getsizeof(e.reason) for e in match.events if isinstance(e, Adjust))
 
 
-def match_size(match: StoredMatch) -> int:
-    return MATCH_BYTES + EVENT_BYTES * len(match.events) + text_bytes(match)
+def match_size(match: StoredMatch, text: int | None = None) -> int:
+    """What ``match`` costs to keep (``text``: its ``text_bytes``, if already counted)."""
+    return MATCH_BYTES + MATCH_EVENT_BYTES * len(match.events) + (text_bytes(match) if text is None else text)
 
 
-def state_size(match: StoredMatch) -> int:
+def state_size(match: StoredMatch, text: int | None = None) -> int:
     """What the state of ``match`` costs to keep (its text counted again: it may outlive the match)."""
-    return STATE_BYTES + EVENT_BYTES * len(match.events) + text_bytes(match)
+    return STATE_BYTES + STATE_EVENT_BYTES * len(match.events) + (text_bytes(match) if text is None else text)
 
 
 def _find(db: Database, column: str, value: str) -> dict[str, Any] | None:
@@ -113,26 +121,14 @@ def load_match(match_id: str, *, watch: str | None = None) -> StoredMatch | None
 
 
 def keep(kind: str, match: StoredMatch, value: Any, size: int) -> None:
-    """Keep ``value`` (the match itself, or its state) per (id, version), and remember its version
-    as the newest of its kind for this match if it is."""
-    kept = cache()
-    kept.put(kind, (match.id, match.version), value, size)
-    newest = kept.get(f"newest {kind}", match.id)
-    if newest is None or newest < match.version:
-        kept.put(f"newest {kind}", match.id, match.version, NEWEST_BYTES)
-
-
-NEWEST_BYTES = 200  # a newest-version entry: the key and an int
+    """Keep ``value`` (the match itself, or its state) as the match's at its version; older
+    versions beyond what ``VERSIONS_KEPT`` allows are dropped."""
+    cache().put_version(kind, match.id, match.version, value, size, VERSIONS_KEPT[kind])
 
 
 def _newest(kind: str, match_id: str, version: int) -> tuple[int, Any] | None:
     """The newest version of the match kept before ``version``, and what is kept of it, or None."""
-    kept = cache()
-    newest = kept.get(f"newest {kind}", match_id)
-    if newest is None or newest >= version:
-        return None
-    value = kept.get(kind, (match_id, newest))
-    return None if value is None else (newest, value)
+    return cache().newest(kind, match_id, version)
 
 
 def _read(db: Database, row: dict[str, Any], since: tuple[int, StoredMatch] | None = None) -> StoredMatch:

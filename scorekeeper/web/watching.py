@@ -19,6 +19,10 @@ from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.matches import bp
 from scorekeeper.web.table import board_context
 
+# A board is kept per version and language; a stream a tap behind may still ask for the one
+# before the newest, none for older ones (it is sent the newest board).
+BOARDS_KEPT = 2
+
 
 def _watched(token: str) -> StoredMatch:
     match = eventlog.load_match("", watch=token) if token else None
@@ -59,8 +63,10 @@ def watch_board() -> Response:
 def _board_html(match: StoredMatch, token: str) -> str:
     """The board of a match at a version, rendered once for all its spectators who read one language
     (and reach the app at one mount point: its links carry it)."""
-    key = (match.id, match.version, str(get_locale()), request.script_root)
-    return cache().kept("board", key, lambda: _rendered(match, token), text_size)
+    group = (match.id, str(get_locale()), request.script_root)
+    return cache().kept_version(
+        "board", group, match.version, lambda: _rendered(match, token), text_size, BOARDS_KEPT
+    )
 
 
 def _rendered(match: StoredMatch, token: str) -> str:
@@ -87,20 +93,29 @@ def watch_stream() -> Response:
         return Response(status=204)
 
     match_id, kept = found[0], cache()
-    seen_as = (str(get_locale()), request.script_root)  # the board's language and its links' mount point
+    group = (
+        match_id,
+        str(get_locale()),
+        request.script_root,
+    )  # the board's language and its links' mount point
 
     @copy_current_request_context  # a board not yet made: read and rendered in a copy of this request context
     def made() -> tuple[int, str]:
         match = eventlog.load_match(match_id)
         assert match is not None  # a match is never deleted while watched
-        key = (match_id, match.version, *seen_as)
-        return match.version, kept.kept(
-            "board event", key, lambda: live.board_event(key[1], _rendered(match, token)), text_size
+        version = match.version
+        return version, kept.kept_version(
+            "board event",
+            group,
+            version,
+            lambda: live.board_event(version, _rendered(match, token)),
+            text_size,
+            BOARDS_KEPT,
         )
 
     def board(version: int) -> tuple[int, str]:
         """The board at ``version`` as an event: the cache's, if another stream of this process made it."""
-        event = kept.get("board event", (match_id, version, *seen_as))
+        event = kept.get("board event", (group, version))
         return (version, event) if event is not None else made()
 
     shown = request.headers.get("Last-Event-ID") or request.args.get("v", "")

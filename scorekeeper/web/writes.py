@@ -28,7 +28,16 @@ from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
 from scorekeeper.web import capabilities, figures, people
 from scorekeeper.web.db import get_db, immediate, now
-from scorekeeper.web.eventlog import StoredMatch, keep, load_match, match_size, state_at, state_of, state_size
+from scorekeeper.web.eventlog import (
+    StoredMatch,
+    keep,
+    load_match,
+    match_size,
+    state_at,
+    state_of,
+    state_size,
+    text_bytes,
+)
 from scorekeeper.web.offload import offload
 
 
@@ -228,8 +237,9 @@ def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
 
 def _keep(step: Step) -> None:
     after = step.after
-    keep("match", after, after, match_size(after))
-    keep("state", after, step.state, state_size(after))
+    text = text_bytes(after)
+    keep("match", after, after, match_size(after, text))
+    keep("state", after, step.state, state_size(after, text))
 
 
 def creation_digest(players: Sequence[str], rules: Rules, events: Sequence[Event] = ()) -> str:

@@ -137,6 +137,36 @@ def test_the_cache_keeps_within_its_budget_in_bytes_and_counts_hits_and_misses()
     assert kept.get("board", 4) is None
 
 
+def test_only_a_groups_newest_versions_are_kept_and_an_evicted_one_is_forgotten():
+    kept = Cache(budget=1_000)
+    for version in (3, 1, 2):  # out of order: 1 is older than both kept, so it is not kept
+        kept.put_version("state", "m", version, f"s{version}", 100, keep=2)
+    assert [kept.get("state", ("m", v)) for v in (1, 2, 3)] == [None, "s2", "s3"]
+    assert kept.newest("state", "m", below=3) == (2, "s2") and kept.newest("state", "m", below=2) is None
+    kept.put_version("state", "m", 4, "s4", 100, keep=2)
+    assert kept.get("state", ("m", 2)) is None and kept.bytes == 200
+    kept.put_version("match", "m", 4, "m4", 100, keep=1)  # each kind its own versions
+    assert kept.newest("state", "m", below=99) == (4, "s4") and kept.newest("match", "m", below=99) == (
+        4,
+        "m4",
+    )
+    kept.put("board", "x", "big", 900)  # the least recently used (s3, s4) go, and their group forgets them
+    assert kept.newest("state", "m", below=99) is None and kept.newest("match", "m", below=99) == (4, "m4")
+    assert kept._versions == {("match", "m"): [4]} and kept.bytes == 1_000
+    kept.clear()
+    assert kept.bytes == 0 and not kept._versions and len(kept) == 0
+
+
+def test_a_tap_keeps_one_version_of_its_match_and_two_states(app, keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    for player in ("Bo", "Cia"):
+        assert keeper.post(type="pass", player=player).status_code == 200
+    with app.test_request_context():
+        versions = cache()._versions
+        assert versions[("match", keeper.match_id)] == [3]
+        assert versions[("state", keeper.match_id)] == [2, 3]
+
+
 def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper):
     document = recorded("two-players-to-royal-flush")
     with app.test_request_context():
@@ -147,11 +177,12 @@ def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper):
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
         match = eventlog.load_match(match_id)
+        read = tracemalloc.get_traced_memory()[0] - before
         eventlog.state_of(match)
-        used = tracemalloc.get_traced_memory()[0] - before
+        replayed = tracemalloc.get_traced_memory()[0] - before - read
         tracemalloc.stop()
-        assert 0 < used <= cache().bytes, (used, cache().bytes)
-        assert cache().bytes < 4 * used  # an estimate, not a wild overstatement
+        for used, estimate in ((read, eventlog.match_size(match)), (replayed, eventlog.state_size(match))):
+            assert 0 < used <= estimate < 4 * used, (used, estimate)  # an estimate, not a wild overstatement
 
 
 def test_migrations_are_frozen_history_that_calls_no_code_of_today(tmp_path):
