@@ -278,16 +278,27 @@ def _declare(state: MatchState, event: Declare) -> MatchState:
     return _spoken(state, Declaration(seat, event.hand, event.cards))
 
 
+def _best_declared(state: MatchState, seat: int, hand: Category) -> MatchState:
+    """Keep ``hand`` as the seat's best declaration of the match if it is higher than any before."""
+    bests = state.best_declared or (None,) * len(state.players)
+    mine = bests[seat]
+    if mine is not None and mine.order >= hand.order:
+        return state
+    return state.evolve(best_declared=(*bests[:seat], hand, *bests[seat + 1 :]))
+
+
 def _pass(state: MatchState, event: Pass) -> MatchState:
     seat = _check_turn(state, event.player)
     return _spoken(state, Declaration(seat, None))
 
 
 def _spoken(state: MatchState, declaration: Declaration) -> MatchState:
-    best = state.best
-    if declaration.hand is not None and (best is None or declaration.hand.order > best.order):
-        best = declaration.hand
+    best, hand = state.best, declaration.hand
+    if hand is not None and (best is None or hand.order > best.order):
+        best = hand
     state = state.evolve(stage=Stage.SHOWDOWN, declarations=state.declarations + (declaration,), best=best)
+    if hand is not None:
+        state = _best_declared(state, declaration.seat, hand)
     if len(state.declarations) < len(state.order):
         return state
     if best is None:

@@ -101,6 +101,9 @@ class MatchState:
     winner: int | None = None
     outcome: Outcome | None = None
     history: _History | None = field(default=None, repr=False)
+    # Each seat's best declaration in the match (events undone do not count: a state never saw
+    # them); () until the first. A player's figures read it (``summary.figures``).
+    best_declared: tuple[Category | None, ...] = ()
 
     def evolve(self, **changes: Any) -> MatchState:
         """A copy with some fields changed (``dataclasses.replace``, without its cost)."""

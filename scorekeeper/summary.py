@@ -7,12 +7,10 @@ matches never replay them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from scorekeeper.events import Declare, Event
 from scorekeeper.hands import Category
-from scorekeeper.match import in_effect
 from scorekeeper.scores import Reason
 from scorekeeper.state import MatchState
 from scorekeeper.words import Said, english
@@ -101,8 +99,11 @@ class PlayerFigures:
     best_hand: str | None = None
 
 
-def figures(state: MatchState, events: Sequence[Event]) -> list[PlayerFigures]:
-    """Each player's figures in this match (events undone do not count)."""
+def figures(state: MatchState) -> list[PlayerFigures]:
+    """Each player's figures in this match (events undone do not count: the state never saw them)."""
+    bests = [
+        None if best is None else best.value for best in state.best_declared or (None,) * len(state.players)
+    ]
     out = [
         PlayerFigures(
             name=name,
@@ -111,6 +112,7 @@ def figures(state: MatchState, events: Sequence[Event]) -> list[PlayerFigures]:
             won=state.winner == seat,
             finished=state.is_finished,
             rounds=state.round if state.is_finished else max(state.round - 1, 0),  # played to the end
+            best_hand=bests[seat],
         )
         for seat, name in enumerate(state.players)
     ]
@@ -122,11 +124,4 @@ def figures(state: MatchState, events: Sequence[Event]) -> list[PlayerFigures]:
             player.chicago_won += 1
         elif change.reason is Reason.CHICAGO_LOST:
             player.chicago_lost += 1
-    seats = {name: seat for seat, name in enumerate(state.players)}
-    for index in in_effect(events):
-        event = events[index]
-        if isinstance(event, Declare):
-            player = out[seats[event.player]]
-            if player.best_hand is None or event.hand.order > Category(player.best_hand).order:
-                player.best_hand = event.hand.value
     return out

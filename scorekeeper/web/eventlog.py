@@ -6,8 +6,8 @@ events, which the step-through pages and the ETag rely on. Writing is
 ``writes.py``'s alone.
 
 Events are only ever added, so a match at a version begins with the match at
-any earlier one. The cache keeps, per match, only its newest version and the
-newest two states (``keep``; the one before the newest is where an undo of the
+any earlier one. The cache keeps, per match, only its newest version and its
+newest few states (``keep``; the one before the newest is where an undo of the
 latest tap starts): a version it does not hold yet is read from the newest it
 holds, only the events written since, and its state is folded on from there
 (replayed only over an undo). The process that did not take a tap reads a match
@@ -82,8 +82,9 @@ class StoredMatch:
 MATCH_BYTES, MATCH_EVENT_BYTES = 3_000, 300
 STATE_BYTES, STATE_EVENT_BYTES = 2_000, 80
 # How many versions of each kind are kept per match: the newest match (a newer version is read
-# on from it); the newest state and the one before (an undo of the latest tap starts there).
-VERSIONS_KEPT = {"match": 1, "state": 2}
+# on from it); the newest four states (an undo of the latest tap starts at the one before, and
+# undos one after the other at those before it; older ones are replayed).
+VERSIONS_KEPT = {"match": 1, "state": 4}
 
 
 def text_bytes(match: StoredMatch) -> int:

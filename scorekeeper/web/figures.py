@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.events import Event
 from scorekeeper.hands import Category
 from scorekeeper.matchfile import MatchFile, read_event
 from scorekeeper.rules import Rules
@@ -63,9 +62,9 @@ def figure_row(match_id: str, f: PlayerFigures, name: str | None = None) -> list
     return [*row, f.chicago_lost, best, *(f.points.get(source, 0) for source in POINT_SOURCES)]
 
 
-def work_out(match_id: str, state: MatchState, events: tuple[Event, ...]) -> tuple[Rows, str]:
+def work_out(match_id: str, state: MatchState) -> tuple[Rows, str]:
     """Each player's figures (match_players rows) and the chart's points (not written)."""
-    rows = [figure_row(match_id, f) for f in figures(state, events)]
+    rows = [figure_row(match_id, f) for f in figures(state)]
     return rows, json.dumps(totals_by_round(state))
 
 
@@ -88,4 +87,4 @@ def fill_in(db: Database) -> None:
         events = tuple(read_event({"type": k, **json.loads(p)}, bounded=False) for k, p in stored)
         played_by = Rules.from_dict(json.loads(rules), bounded=False)
         file = MatchFile(tuple(json.loads(players)), played_by, events)
-        write(db, match_id, *work_out(match_id, file.replay(), events))
+        write(db, match_id, *work_out(match_id, file.replay()))

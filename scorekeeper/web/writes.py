@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.events import Declare, Event, Undo
+from scorekeeper.events import Event, Undo
 from scorekeeper.match import apply, in_effect, replay
 from scorekeeper.matchfile import MatchFile, write_event
 from scorekeeper.refusals import RuleBroken
@@ -114,20 +114,21 @@ def decide(
         (*match.steps, *(match.version if one_step else match.version + i for i in range(count))),
     )
     payloads = tuple(json.dumps(_fields(event), ensure_ascii=False) for event in events)
-    if before is not None and _same_figures(before, state, events):
+    if before is not None and _same_figures(before, state):
         return Step(match, after, state, payloads, None, None)
-    return Step(match, after, state, payloads, *figures.work_out(match.id, state, after.events))
+    return Step(match, after, state, payloads, *figures.work_out(match.id, state))
 
 
-def _same_figures(before: MatchState, after: MatchState, events: Sequence[Event]) -> bool:
-    """True when a tap cannot have changed a player's figures or the chart: no total changed (the
-    state's score history is the same object), the round and the end are the same, and no event
-    declared a hand (a player's best hand) or undid one: an exchange, a trick before the last, a pass
-    that leaves the showdown open."""
+def _same_figures(before: MatchState, after: MatchState) -> bool:
+    """True when a tap cannot have changed a player's figures or the chart, which are worked out
+    from the state alone (``summary.figures``): no total changed (the state's score history is the
+    same object), the round and the winner are the same, and nobody's best declaration of the match
+    is higher. So an exchange, a trick before the last, a pass or a declaration below the player's
+    best that leaves the showdown open, or the undo of one, changes nothing."""
     return (
         after.history is before.history
-        and (after.round, after.is_finished) == (before.round, before.is_finished)
-        and not any(isinstance(event, Declare | Undo) for event in events)
+        and (after.round, after.winner) == (before.round, before.winner)
+        and after.best_declared == before.best_declared
     )
 
 

@@ -71,3 +71,24 @@ def test_the_charts_points_are_the_score_sheets_totals_at_every_rounds_end(data,
     for state in states:
         sheet = [r.totals for r in score_sheet(state) if r.number > 0 and r.finished]
         assert totals_by_round(state) == [(0,) * len(players), *sheet]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), PLAYERS, RULES)
+def test_each_players_best_declaration_is_the_highest_they_declared_in_events_still_in_effect(
+    data, players, rules
+):
+    """A player's best hand in the match (their figures) is kept by the state itself, undos included."""
+    from scorekeeper.events import Declare
+    from scorekeeper.match import in_effect
+
+    events, states = play_randomly(data, players, rules)
+    for done, state in enumerate(states, start=1):
+        best = dict.fromkeys(players)
+        for index in in_effect(events[:done]):
+            event = events[index]
+            if isinstance(event, Declare) and (
+                best[event.player] is None or event.hand.order > best[event.player].order
+            ):
+                best[event.player] = event.hand
+        assert (state.best_declared or (None,) * len(players)) == tuple(best.values())

@@ -157,14 +157,17 @@ def test_only_a_groups_newest_versions_are_kept_and_an_evicted_one_is_forgotten(
     assert kept.bytes == 0 and not kept._versions and len(kept) == 0
 
 
-def test_a_tap_keeps_one_version_of_its_match_and_two_states(app, keeper):
-    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
-    for player in ("Bo", "Cia"):
-        assert keeper.post(type="pass", player=player).status_code == 200
+def test_taps_keep_one_version_of_their_match_and_a_few_states(app, keeper):
+    keeper.new("Anna", "Bo", "Cia")
+    events, _ = random_events(("Anna", "Bo", "Cia"), Rules(), random.Random(3).choice, 30)
+    for event in events:
+        assert keeper.record(event).status_code == 200
     with app.test_request_context():
         versions = cache()._versions
-        assert versions[("match", keeper.match_id)] == [3]
-        assert versions[("state", keeper.match_id)] == [2, 3]
+        newest = keeper.version
+        assert versions[("match", keeper.match_id)] == [newest]
+        states = versions[("state", keeper.match_id)]
+        assert states[-1] == newest and len(states) == eventlog.VERSIONS_KEPT["state"]
 
 
 def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper):
