@@ -10,7 +10,7 @@ from babel.lists import format_list
 from flask import render_template, request, url_for
 from markupsafe import Markup
 
-from scorekeeper.events import Declare, Pass
+from scorekeeper.events import Declare, Event, Pass
 from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import undo_walk
@@ -78,11 +78,35 @@ def _feed(match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENG
     gone = set(cancelled.values())
     entries = []
     for index in range(len(events) - 1, max(-1, len(events) - 1 - length), -1):
-        text = say(describe_words(events[index]))
         if index in cancelled:
-            text = say(undo_words(events[cancelled[index]]))
+            text = _said(events[cancelled[index]], undone=True)
+        else:
+            text = _said(events[index])
         entries.append(FeedEntry(index, text, match.recorded_at[index][11:16], index in gone))
     return entries
+
+
+def _said(event: Event, undone: bool = False) -> str:
+    """What the feed says of ``event`` (or of its undo) in the page's language.
+
+    The words depend on the event alone, so each is said once per language and kept: the feed
+    of every tap and every board says the same twelve lines again. Events carrying cards as a
+    mapping (a draw, a tie's shown cards) cannot be a key, and are said each time.
+    """
+    words = undo_words if undone else describe_words
+    key = (event, undone, str(get_locale()))
+    try:
+        hash(key)
+    except TypeError:
+        return say(words(event))
+    return cache().kept("said", key, lambda: say(words(event)), _said_size)
+
+
+def _said_size(text: str) -> int:
+    return SAID_KEY_BYTES + text_size(text)
+
+
+SAID_KEY_BYTES = 300  # the key: the event (its fields are the match's own objects), a flag, a locale
 
 
 def _chicago_options(state: MatchState) -> list[dict[str, Any]]:
@@ -281,7 +305,7 @@ def _undo_label(match: StoredMatch, kept: list[int]) -> str | None:
     if not kept:
         return None
     step = match.steps[kept[-1]]
-    return " · ".join(say(describe_words(match.events[i])) for i in kept if match.steps[i] == step)
+    return " · ".join(_said(match.events[i]) for i in kept if match.steps[i] == step)
 
 
 def tiebreak_text(state: MatchState) -> str | None:
