@@ -20,7 +20,7 @@ import threading
 from bisect import insort
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app
 
@@ -38,7 +38,8 @@ class Cache:
         self.bytes = 0
         self.hits: Counter[str] = Counter()
         self.misses: Counter[str] = Counter()
-        self._entries: OrderedDict[tuple[str, Hashable], tuple[Any, int]] = OrderedDict()
+        # (kind, key): (value, size, whether it is a version of a group: key is (group, version))
+        self._entries: OrderedDict[tuple[str, Hashable], tuple[Any, int, bool]] = OrderedDict()
         self._versions: dict[
             tuple[str, Hashable], list[int]
         ] = {}  # (kind, group): its kept versions, ascending
@@ -65,6 +66,7 @@ class Cache:
     def put_version(self, kind: str, group: Hashable, version: int, value: Any, size: int, keep: int) -> None:
         """Keep ``value`` as ``group``'s at ``version`` (read back with ``get(kind, (group, version))``);
         of a group's versions only the ``keep`` newest stay, the older are dropped now."""
+        assert keep >= 1
         if size > self.budget:
             return
         with self._lock:
@@ -72,12 +74,12 @@ class Cache:
             if version not in versions:
                 insort(versions, version)
             for old in versions[:-keep]:
-                self._drop((kind, (group, old)))
-            del versions[:-keep]
-            if version in versions:  # not older than every version kept
-                self._store((kind, (group, version)), value, size)
+                if not self._drop((kind, (group, old))):
+                    versions.remove(old)  # listed, never stored: the version put now, older than those kept
+            if version in versions:
+                self._store((kind, (group, version)), value, size, grouped=True)
             elif not versions:
-                del self._versions[(kind, group)]
+                self._versions.pop((kind, group), None)
 
     def newest(self, kind: str, group: Hashable, below: int) -> tuple[int, Any] | None:
         """The newest version of ``group`` kept below ``below``, and its value; or None."""
@@ -89,26 +91,31 @@ class Cache:
                     return version, entry[0]
             return None
 
-    def _store(self, key: tuple[str, Hashable], value: Any, size: int) -> None:
-        self._drop(key)
-        self._entries[key] = (value, size)
+    def _store(self, key: tuple[str, Hashable], value: Any, size: int, grouped: bool = False) -> None:
+        """Keep one entry (replacing the same key's: a version stored again stays its group's)."""
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        self._entries[key] = (value, size, grouped)
         self.bytes += size
         while self.bytes > self.budget:
             self._drop(next(iter(self._entries)))
 
-    def _drop(self, key: tuple[str, Hashable]) -> None:
-        """Forget one entry (and, if it is a group's version, that version of the group)."""
+    def _drop(self, key: tuple[str, Hashable]) -> bool:
+        """Forget one entry (and, if it is a group's version, that version of the group); False if
+        there was none."""
         old = self._entries.pop(key, None)
         if old is None:
-            return
+            return False
         self.bytes -= old[1]
-        kind, inner = key
-        if isinstance(inner, tuple) and len(inner) == 2:
-            versions = self._versions.get((kind, inner[0]))
-            if versions is not None and inner[1] in versions:
-                versions.remove(inner[1])
-                if not versions:
-                    del self._versions[(kind, inner[0])]
+        if old[2]:
+            kind, inner = key
+            group, version = cast(tuple[Hashable, int], inner)
+            versions = self._versions[(kind, group)]
+            versions.remove(version)
+            if not versions:
+                del self._versions[(kind, group)]
+        return True
 
     def kept(self, kind: str, key: Hashable, make: Callable[[], T], size: Callable[[T], int]) -> T:
         """The kept value, or ``make()`` kept now (two threads may both make it: it is the same value)."""

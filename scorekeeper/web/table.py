@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -70,18 +71,23 @@ def _seats(state: MatchState, turn: str | None) -> list[Seat]:
 
 def full_log(match: StoredMatch) -> list[FeedEntry]:
     """Every event of the match, newest first, undone ones marked."""
-    return _feed(match, undo_walk(match.events)[1], length=len(match.events))
+    return _feed(match, undo_walk(match.events)[1], length=len(match.events), kept=False)
 
 
-def _feed(match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENGTH) -> list[FeedEntry]:
+def _feed(
+    match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENGTH, kept: bool = True
+) -> list[FeedEntry]:
+    """The newest ``length`` events, each as the feed says it (``kept``: said from the cache, as
+    the table's and the board's twelve lines are; a whole log is said afresh, not kept)."""
+    say_it = _said if kept else _said_afresh
     events = match.events
     gone = set(cancelled.values())
     entries = []
     for index in range(len(events) - 1, max(-1, len(events) - 1 - length), -1):
         if index in cancelled:
-            text = _said(events[cancelled[index]], undone=True)
+            text = say_it(events[cancelled[index]], True)
         else:
-            text = _said(events[index])
+            text = say_it(events[index], False)
         entries.append(FeedEntry(index, text, match.recorded_at[index][11:16], index in gone))
     return entries
 
@@ -93,20 +99,25 @@ def _said(event: Event, undone: bool = False) -> str:
     of every tap and every board says the same twelve lines again. Events carrying cards as a
     mapping (a draw, a tie's shown cards) cannot be a key, and are said each time.
     """
-    words = undo_words if undone else describe_words
-    key = (event, undone, str(get_locale()))
+    key = (event, undone, sys.intern(str(get_locale())))
     try:
         hash(key)
     except TypeError:
-        return say(words(event))
-    return cache().kept("said", key, lambda: say(words(event)), _said_size)
+        return _said_afresh(event, undone)
+    return cache().kept("said", key, lambda: _said_afresh(event, undone), _said_size)
+
+
+def _said_afresh(event: Event, undone: bool = False) -> str:
+    return say(undo_words(event) if undone else describe_words(event))
 
 
 def _said_size(text: str) -> int:
-    return SAID_KEY_BYTES + text_size(text)
+    """The line, and its key: the event holds the line's free text again (a correction's reason,
+    as long as an import allows), so the text is counted twice."""
+    return SAID_KEY_BYTES + 2 * text_size(text)
 
 
-SAID_KEY_BYTES = 300  # the key: the event (its fields are the match's own objects), a flag, a locale
+SAID_KEY_BYTES = 400  # the key's own objects: the event (its cards, its names), a flag, a locale
 
 
 def _chicago_options(state: MatchState) -> list[dict[str, Any]]:

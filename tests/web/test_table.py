@@ -366,6 +366,9 @@ def test_the_feed_kept_per_event_says_what_each_event_and_undo_says_afresh(keepe
             for i in range(len(match.events))
         ]
         for _ in range(2):  # said, then read back from the cache
-            feed = table.full_log(match)
+            feed = table._feed(match, cancelled, length=len(match.events))
             assert [entry.text for entry in reversed(feed)] == afresh
         assert cache().hits["said"] > 0
+        said = cache().bytes
+        assert [entry.text for entry in reversed(table.full_log(match))] == afresh
+        assert cache().bytes == said  # the history page's whole log is not kept

@@ -155,6 +155,13 @@ def test_only_a_groups_newest_versions_are_kept_and_an_evicted_one_is_forgotten(
     assert kept._versions == {("match", "m"): [4]} and kept.bytes == 1_000
     kept.clear()
     assert kept.bytes == 0 and not kept._versions and len(kept) == 0
+    for version in (1, 1, 2):  # two threads keep the same version: it stays its group's, and goes
+        kept.put_version("board", "m", version, f"b{version}", 100, keep=1)
+    assert kept._versions == {("board", "m"): [2]} and len(kept) == 1 and kept.bytes == 100
+    assert kept.newest("board", "m", below=3) == (2, "b2")
+    kept.put("picker", ("m", 2), "a plain entry", 100)  # a plain key of a version's shape is not one
+    kept.put("picker", "other", "x", 900)  # the least recently used (b2) goes, the plain entry stays
+    assert kept._versions == {} and kept.bytes == 1_000 and kept.get("picker", ("m", 2)) == "a plain entry"
 
 
 def test_taps_keep_one_version_of_their_match_and_a_few_states(app, keeper):
