@@ -8,7 +8,9 @@ takes the secret from the link, so the limiter counts wrong ones (TRUST.md S8).
 
 from __future__ import annotations
 
-from flask import Response, abort, copy_current_request_context, render_template, request
+from typing import Any
+
+from flask import Response, abort, current_app, render_template, request
 
 from scorekeeper.web import eventlog, live
 from scorekeeper.web.cache import cache, text_size
@@ -74,6 +76,11 @@ def _rendered(match: StoredMatch, token: str) -> str:
     return render_template("matches/_board.html", **context)
 
 
+def _text_of(environ: dict[str, Any]) -> dict[str, str]:
+    """The environ's text (its CGI variables and headers), without its streams, sockets and objects."""
+    return {key: value for key, value in environ.items() if isinstance(value, str)}
+
+
 @bp.get("/watch/stream")
 @limiter.limit("30/minute", deduct_when=wrong_secret)
 def watch_stream() -> Response:
@@ -99,19 +106,26 @@ def watch_stream() -> Response:
         request.script_root,
     )  # the board's language and its links' mount point
 
-    @copy_current_request_context  # a board not yet made: read and rendered in a copy of this request context
+    # A board not yet made is read and rendered in a request context of its own, made from this
+    # request's environ: its language, its links' mount point and host are all in its text. Each
+    # of a worker's thousands of streams held a copy of its whole request context before (the
+    # request, its session, headers and URL adapter: some 30 objects that every full collection
+    # of the worker scanned again); it now holds one dict.
+    app, environ = current_app._get_current_object(), _text_of(request.environ)  # type: ignore[attr-defined]
+
     def made() -> tuple[int, str]:
-        match = eventlog.load_match(match_id)
-        assert match is not None  # a match is never deleted while watched
-        version = match.version
-        return version, kept.kept_version(
-            "board event",
-            group,
-            version,
-            lambda: live.board_event(version, _rendered(match, token)),
-            text_size,
-            BOARDS_KEPT,
-        )
+        with app.request_context(environ):
+            match = eventlog.load_match(match_id)
+            assert match is not None  # a match is never deleted while watched
+            version = match.version
+            return version, kept.kept_version(
+                "board event",
+                group,
+                version,
+                lambda: live.board_event(version, _rendered(match, token)),
+                text_size,
+                BOARDS_KEPT,
+            )
 
     def board(version: int) -> tuple[int, str]:
         """The board at ``version`` as an event: the cache's, if another stream of this process made it."""
