@@ -10,7 +10,8 @@ match's spectators of a process (``watching.watch_stream``): a change costs a
 stream a look in the cache and a write to its socket, not a request through Flask.
 
 Streams never write. The first stream of a process to need a version's board reads and
-renders it in a copy of its request context; the others take the event from the cache. One
+renders it in a request context made from its request's environ; the others take the event
+from the cache. One
 watcher thread per process (started with the first stream, ended with the
 last) asks SQLite every ``EVERY`` seconds whether anybody committed
 (``PRAGMA data_version``, which changes when another connection commits, in

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -11,7 +10,7 @@ from babel.lists import format_list
 from flask import render_template, request, url_for
 from markupsafe import Markup
 
-from scorekeeper.events import Declare, Event, Pass
+from scorekeeper.events import Declare, Pass
 from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import undo_walk
@@ -71,53 +70,20 @@ def _seats(state: MatchState, turn: str | None) -> list[Seat]:
 
 def full_log(match: StoredMatch) -> list[FeedEntry]:
     """Every event of the match, newest first, undone ones marked."""
-    return _feed(match, undo_walk(match.events)[1], length=len(match.events), kept=False)
+    return _feed(match, undo_walk(match.events)[1], length=len(match.events))
 
 
-def _feed(
-    match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENGTH, kept: bool = True
-) -> list[FeedEntry]:
-    """The newest ``length`` events, each as the feed says it (``kept``: said from the cache, as
-    the table's and the board's twelve lines are; a whole log is said afresh, not kept)."""
-    say_it = _said if kept else _said_afresh
+def _feed(match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENGTH) -> list[FeedEntry]:
     events = match.events
     gone = set(cancelled.values())
     entries = []
     for index in range(len(events) - 1, max(-1, len(events) - 1 - length), -1):
         if index in cancelled:
-            text = say_it(events[cancelled[index]], True)
+            text = say(undo_words(events[cancelled[index]]))
         else:
-            text = say_it(events[index], False)
+            text = say(describe_words(events[index]))
         entries.append(FeedEntry(index, text, match.recorded_at[index][11:16], index in gone))
     return entries
-
-
-def _said(event: Event, undone: bool = False) -> str:
-    """What the feed says of ``event`` (or of its undo) in the page's language.
-
-    The words depend on the event alone, so each is said once per language and kept: the feed
-    of every tap and every board says the same twelve lines again. Events carrying cards as a
-    mapping (a draw, a tie's shown cards) cannot be a key, and are said each time.
-    """
-    key = (event, undone, sys.intern(str(get_locale())))
-    try:
-        hash(key)
-    except TypeError:
-        return _said_afresh(event, undone)
-    return cache().kept("said", key, lambda: _said_afresh(event, undone), _said_size)
-
-
-def _said_afresh(event: Event, undone: bool = False) -> str:
-    return say(undo_words(event) if undone else describe_words(event))
-
-
-def _said_size(text: str) -> int:
-    """The line, and its key: the event holds the line's free text again (a correction's reason,
-    as long as an import allows), so the text is counted twice."""
-    return SAID_KEY_BYTES + 2 * text_size(text)
-
-
-SAID_KEY_BYTES = 400  # the key's own objects: the event (its cards, its names), a flag, a locale
 
 
 def _chicago_options(state: MatchState) -> list[dict[str, Any]]:
@@ -316,7 +282,7 @@ def _undo_label(match: StoredMatch, kept: list[int]) -> str | None:
     if not kept:
         return None
     step = match.steps[kept[-1]]
-    return " · ".join(_said(match.events[i]) for i in kept if match.steps[i] == step)
+    return " · ".join(say(describe_words(match.events[i])) for i in kept if match.steps[i] == step)
 
 
 def tiebreak_text(state: MatchState) -> str | None:

@@ -337,38 +337,3 @@ def test_the_cached_state_after_each_tap_equals_a_full_replay(keeper, app):
             cached = eventlog.state_of(stored)
             cache().clear()
             assert eventlog.state_of(stored) == cached
-
-
-@pytest.mark.parametrize("lang", ["en", "sv"])
-def test_the_feed_kept_per_event_says_what_each_event_and_undo_says_afresh(keeper, app, lang):
-    import random
-
-    from simulate import random_events
-
-    from scorekeeper.feed import describe_words, undo_words
-    from scorekeeper.match import undo_walk
-    from scorekeeper.rules import Rules
-    from scorekeeper.web import eventlog, table
-    from scorekeeper.web.cache import cache
-    from scorekeeper.web.i18n import get_locale, say
-
-    keeper.new("Anna", "Bo", "Cia")
-    events, _ = random_events(("Anna", "Bo", "Cia"), Rules(), random.Random(5).choice, 80)
-    assert any(event.type == "undo" for event in events)
-    for event in events:
-        assert keeper.record(event).status_code == 200
-    with app.test_request_context(headers={"Cookie": f"lang={lang}"}):
-        assert str(get_locale()) == lang
-        match = eventlog.load_match(keeper.match_id)
-        cancelled = undo_walk(match.events)[1]
-        afresh = [
-            say(undo_words(match.events[cancelled[i]]) if i in cancelled else describe_words(match.events[i]))
-            for i in range(len(match.events))
-        ]
-        for _ in range(2):  # said, then read back from the cache
-            feed = table._feed(match, cancelled, length=len(match.events))
-            assert [entry.text for entry in reversed(feed)] == afresh
-        assert cache().hits["said"] > 0
-        said = cache().bytes
-        assert [entry.text for entry in reversed(table.full_log(match))] == afresh
-        assert cache().bytes == said  # the history page's whole log is not kept
