@@ -11,9 +11,11 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 from pathlib import Path
+from typing import IO
 
 from simulate import random_events
 from webtools import form_for
@@ -45,6 +47,9 @@ class Server:
         self.env, self.worker_class = env or {}, worker_class
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        # The server's stderr, in a file: a pipe nobody reads would block a server that logs
+        # more than it holds, and a failing test shows the errors the server logged.
+        self.log: IO[bytes] | None = None
 
     def start(self) -> Server:
         args = [
@@ -62,13 +67,14 @@ class Server:
         if self.access_log is not None:
             args += ["--access-log", str(self.access_log)]
         env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONUNBUFFERED": "1", **self.env}
+        self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+            args, env=env, stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.process.stderr.read().decode()[-2000:]}")
+                raise RuntimeError(f"the server exited: {self.logged()[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return self
@@ -100,8 +106,18 @@ class Server:
         if self.process.poll() is None:
             os.killpg(self.process.pid, how)
             self.process.wait(timeout=15)
-        if self.process.stderr is not None:
-            self.process.stderr.close()
+        logged = self.logged()
+        if "Traceback" in logged:  # pytest shows it with the test that failed
+            print(f"\nthe server's errors (port {self.port}):\n{logged[-6000:]}")
+        if self.log is not None:
+            self.log.close()
+
+    def logged(self) -> str:
+        """What the server wrote to stderr so far."""
+        if self.log is None or self.log.closed:
+            return ""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
 
 
 class Phone:
