@@ -40,9 +40,8 @@ class Cache:
         self.misses: Counter[str] = Counter()
         # (kind, key): (value, size, whether it is a version of a group: key is (group, version))
         self._entries: OrderedDict[tuple[str, Hashable], tuple[Any, int, bool]] = OrderedDict()
-        self._versions: dict[
-            tuple[str, Hashable], list[int]
-        ] = {}  # (kind, group): its kept versions, ascending
+        # (kind, group): the versions of it kept, ascending
+        self._versions: dict[tuple[str, Hashable], list[int]] = {}
         self._lock = threading.Lock()
 
     def get(self, kind: str, key: Hashable) -> Any | None:

@@ -116,7 +116,7 @@ def load_match(match_id: str, *, watch: str | None = None) -> StoredMatch | None
         return None
     match = cache().get("match", (row["id"], row["version"]))
     if match is None:
-        match = _read(db, row, _newest("match", row["id"], row["version"]))
+        match = _read(db, row, cache().newest("match", row["id"], row["version"]))
         keep("match", match, match, match_size(match))
     return match
 
@@ -125,11 +125,6 @@ def keep(kind: str, match: StoredMatch, value: Any, size: int) -> None:
     """Keep ``value`` (the match itself, or its state) as the match's at its version; older
     versions beyond what ``VERSIONS_KEPT`` allows are dropped."""
     cache().put_version(kind, match.id, match.version, value, size, VERSIONS_KEPT[kind])
-
-
-def _newest(kind: str, match_id: str, version: int) -> tuple[int, Any] | None:
-    """The newest version of the match kept before ``version``, and what is kept of it, or None."""
-    return cache().newest(kind, match_id, version)
 
 
 def _read(db: Database, row: dict[str, Any], since: tuple[int, StoredMatch] | None = None) -> StoredMatch:
@@ -163,7 +158,7 @@ def state_of(match: StoredMatch) -> MatchState:
     the newest state kept, when only events other than undos were added since."""
     state = cache().get("state", (match.id, match.version))
     if state is None:
-        since = _newest("state", match.id, match.version)
+        since = cache().newest("state", match.id, match.version)
         added = match.events[since[0] :] if since is not None else ()
         if since is None or any(isinstance(event, Undo) for event in added):
             state = replay(match.players, match.rules, match.events)

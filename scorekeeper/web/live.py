@@ -11,8 +11,7 @@ stream a look in the cache and a write to its socket, not a request through Flas
 
 Streams never write. The first stream of a process to need a version's board reads and
 renders it in a request context made from its request's environ; the others take the event
-from the cache. One
-watcher thread per process (started with the first stream, ended with the
+from the cache. One watcher thread per process (started with the first stream, ended with the
 last) asks SQLite every ``EVERY`` seconds whether anybody committed
 (``PRAGMA data_version``, which changes when another connection commits, in
 this process or any other: no signal has to cross from the worker that

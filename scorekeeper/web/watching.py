@@ -65,10 +65,19 @@ def watch_board() -> Response:
 def _board_html(match: StoredMatch, token: str) -> str:
     """The board of a match at a version, rendered once for all its spectators who read one language
     (and reach the app at one mount point: its links carry it)."""
-    group = (match.id, str(get_locale()), request.script_root)
     return cache().kept_version(
-        "board", group, match.version, lambda: _rendered(match, token), text_size, BOARDS_KEPT
+        "board",
+        _board_group(match.id),
+        match.version,
+        lambda: _rendered(match, token),
+        text_size,
+        BOARDS_KEPT,
     )
+
+
+def _board_group(match_id: str) -> tuple[str, str, str]:
+    """What a board's versions are kept under: its match, its language, and its links' mount point."""
+    return match_id, str(get_locale()), request.script_root
 
 
 def _rendered(match: StoredMatch, token: str) -> str:
@@ -100,11 +109,7 @@ def watch_stream() -> Response:
         return Response(status=204)
 
     match_id, kept = found[0], cache()
-    group = (
-        match_id,
-        str(get_locale()),
-        request.script_root,
-    )  # the board's language and its links' mount point
+    group = _board_group(match_id)
 
     # A board not yet made is read and rendered in a request context of its own, made from this
     # request's environ: its language, its links' mount point and host are all in its text. Each
