@@ -500,6 +500,32 @@ def in_effect(events: Sequence[Event]) -> list[int]:
     return undo_walk(events)[0]
 
 
+def walk_back(events: Sequence[Event], since: int) -> tuple[list[int], dict[int, int]]:
+    """``undo_walk`` for the end of the log, read from its end: the events in effect it found, and
+    for each undo it found the index of the event it cancelled.
+
+    It finds every event in effect and every undo from index ``since`` on, and at least the last
+    event in effect; it reads on below ``since`` only until each undo found has found its event. An
+    undo cancels the latest event still in effect before it, so, read backwards, an event is
+    cancelled by the nearest undo after it that has not found its event yet (brackets matched from
+    the right). A tap's page needs the end of a long log only: this reads a dozen events, not all.
+    """
+    kept: list[int] = []
+    cancelled: dict[int, int] = {}
+    waiting: list[int] = []  # undos after this index still to find their event, the nearest last
+    for index in range(len(events) - 1, -1, -1):
+        if index < since and kept and not waiting:
+            break
+        if isinstance(events[index], Undo):
+            waiting.append(index)
+        elif waiting:
+            cancelled[waiting.pop()] = index
+        else:
+            kept.append(index)
+    kept.reverse()
+    return kept, cancelled
+
+
 def undo_walk(events: Sequence[Event]) -> tuple[list[int], dict[int, int]]:
     """The events in effect, and for each undo the index of the event it cancelled."""
     kept: list[int] = []

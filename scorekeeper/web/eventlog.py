@@ -25,7 +25,7 @@ from flask import abort
 from sqlite_utils import Database
 
 from scorekeeper.events import Adjust, Event, Undo
-from scorekeeper.match import apply, in_effect, replay
+from scorekeeper.match import apply, replay, walk_back
 from scorekeeper.matchfile import MatchFile, read_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
@@ -66,13 +66,18 @@ class StoredMatch:
             self.id, file, step, self.created_at, stamp, self.recorded_at[:step], self.steps[:step]
         )
 
+    def latest_tap(self) -> list[int]:
+        """The indexes of the events of the latest tap still in effect (what one undo takes back)."""
+        kept, _ = walk_back(self.events, len(self.events))
+        if not kept:
+            return []
+        step = self.steps[kept[-1]]
+        kept, _ = walk_back(self.events, step)  # from the tap's first event
+        return [index for index in kept if self.steps[index] == step]
+
     def last_step(self) -> int:
         """How many events the latest tap still in effect recorded (what one undo takes back)."""
-        kept = in_effect(self.events)
-        if not kept:
-            return 1  # the engine refuses it: there is nothing to undo
-        step = self.steps[kept[-1]]
-        return sum(1 for index in kept if self.steps[index] == step)
+        return len(self.latest_tap()) or 1  # none: the engine refuses the undo, there is nothing to undo
 
 
 # A match at a given version never changes: the parsed match and its state are kept per

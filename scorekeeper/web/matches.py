@@ -130,7 +130,7 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
         return _table(match, 400, refusal=say(WHOLE.refusal(said(N_("This form's version")))))
     key = request.form.get("key") or None
     try:
-        appended = writes.append_events(match_id, version, events_of(match), key)
+        appended = writes.append_events(match_id, version, events_of(match), key, seen=match)
     except RuleBroken as error:  # the engine's words, and a link to the rule it enforces
         refused = {"refusal": refusal_text(error), "refusal_rule": error.section}
         return _table(match_or_404(match_id), 422, typed=typed_back(request.form), **refused)
@@ -148,8 +148,8 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
     if "return=minimal" in request.headers.get("Prefer", ""):  # RFC 7240: the acknowledgement only
         response = Response(status=204)
         response.headers["Preference-Applied"] = "return=minimal"
-    elif wants_partial():
-        response = _table(match_or_404(match_id))
+    elif wants_partial():  # the match as this tap left it (or as a repeated key found it)
+        response = _table(appended.match)
     else:
         response = redirect(url_for("matches.show", match_id=match_id), 303)
     response.headers["X-Event-Seq"] = str(appended.seq)

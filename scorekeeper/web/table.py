@@ -13,7 +13,7 @@ from markupsafe import Markup
 from scorekeeper.events import Declare, Pass
 from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE, Category
-from scorekeeper.match import undo_walk
+from scorekeeper.match import undo_walk, walk_back
 from scorekeeper.quick import speakers_left
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
 from scorekeeper.web import capabilities
@@ -73,6 +73,11 @@ def full_log(match: StoredMatch) -> list[FeedEntry]:
     return _feed(match, undo_walk(match.events)[1], length=len(match.events))
 
 
+def _cancelled(match: StoredMatch) -> dict[int, int]:
+    """For each undo the feed shows, the event it cancelled (the log read from its end)."""
+    return walk_back(match.events, len(match.events) - FEED_LENGTH)[1]
+
+
 def _feed(match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENGTH) -> list[FeedEntry]:
     events = match.events
     gone = set(cancelled.values())
@@ -125,23 +130,42 @@ def entry_style() -> str:
     return chosen if chosen in ENTRY_STYLES else ENTRY_STYLES[0]
 
 
-def quick_grid(state: MatchState) -> list[dict[str, Any]]:
-    """The one-tap showdown: a row per declarable hand, a cell per player, legal cells enabled.
+@dataclass(frozen=True)
+class GridRow:
+    """A row of the one-tap showdown (attributes, not a dict: the template reads each several times)."""
+
+    hand: Category
+    key: str  # the hand's value, as the form sends it
+    label: str  # said once a row: the row's name and each cell's spoken label
+    points: int
+    cells: list[tuple[str, bool]]  # each player in speaking order, and whether the cell is legal
+    tie: bool  # the hand's name is a link to its tie
+
+
+# The rarest hands, behind a row of their own: the common taps fit a small phone's first screen.
+RARE = (Category.FOUR_OF_A_KIND, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
+
+
+def quick_grid(state: MatchState) -> tuple[list[GridRow], list[GridRow]]:
+    """The one-tap showdown: a row per declarable hand, a cell per player, legal cells enabled;
+    the common hands' rows, then the rare ones'.
 
     A row whose hand two players could still both declare is also a link to its tie (``tie_row``).
     """
     left, legal = set(speakers_left(state)), set(state.legal_hands())
     names = [state.players[s] for s in state.order]
-    return [
-        {
-            "hand": hand,
-            "label": hand_name(hand),  # said once a row: the row's name and each cell's spoken label
-            "points": state.rules.points[hand],
-            "cells": [(name, name in left and hand in legal) for name in names],
-            "tie": len(left) > 1 and hand in legal,
-        }
+    rows = [
+        GridRow(
+            hand,
+            hand.value,
+            hand_name(hand),
+            state.rules.points[hand],
+            [(name, name in left and hand in legal) for name in names],
+            len(left) > 1 and hand in legal,
+        )
         for hand in DECLARABLE
     ]
+    return [row for row in rows if row.hand not in RARE], [row for row in rows if row.hand in RARE]
 
 
 def tie_row(state: MatchState, text: str) -> dict[str, Any] | None:
@@ -187,7 +211,7 @@ def board_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     A spectator's board is rendered at every tap of the match it follows: it works out
     only what the board shows, none of the scorekeeper's choices.
     """
-    context = _board(match, state, undo_walk(match.events)[1])
+    context = _board(match, state, _cancelled(match))
     context.update(extra)
     if "watch_token" not in context:
         context["watch_token"] = capabilities.watch_token(match.id)
@@ -214,12 +238,11 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     """Everything the table templates read; they compute nothing themselves."""
     tie_text = extra.pop("tie_pick", "")
     names = state.players
-    kept, cancelled = undo_walk(match.events)
-    context = _board(match, state, cancelled)
+    context = _board(match, state, _cancelled(match))
     context.update(
         {
             "turn_partials": turn_partials(state),
-            "undo_label": _undo_label(match, kept),
+            "undo_label": _undo_label(match),
             "urls": {
                 "matches.record": url_for("matches.record", match_id=match.id),
                 "matches.undo": url_for("matches.undo", match_id=match.id),
@@ -277,12 +300,10 @@ def _footer(match: StoredMatch) -> Markup:
     return cache().kept("footer", (match.id, str(get_locale()), request.script_root), rendered, text_size)
 
 
-def _undo_label(match: StoredMatch, kept: list[int]) -> str | None:
+def _undo_label(match: StoredMatch) -> str | None:
     """What one undo takes back: the latest tap still in effect, each of its events (a showdown: several)."""
-    if not kept:
-        return None
-    step = match.steps[kept[-1]]
-    return " · ".join(say(describe_words(match.events[i])) for i in kept if match.steps[i] == step)
+    tap = match.latest_tap()
+    return " · ".join(say(describe_words(match.events[i])) for i in tap) if tap else None
 
 
 def tiebreak_text(state: MatchState) -> str | None:

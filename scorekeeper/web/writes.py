@@ -21,7 +21,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from scorekeeper.events import Event, Undo
-from scorekeeper.match import apply, in_effect, replay
+from scorekeeper.match import apply, replay, walk_back
 from scorekeeper.matchfile import MatchFile, write_event
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
@@ -63,9 +63,11 @@ class KeyReused(Exception):
 
 @dataclass(frozen=True)
 class Appended:
-    """What an append did: the first event's ``seq``, and whether the key had recorded it before."""
+    """What an append did: the first event's ``seq``, the match and its state just after it (as read
+    in its transaction, for a key that had recorded it before), and whether the key had."""
 
     seq: int
+    match: StoredMatch
     state: MatchState
     replayed: bool = False
 
@@ -140,7 +142,7 @@ def _folded(match: StoredMatch, done: tuple[Event, ...], state: MatchState, even
     # The match as it was just before the cancelled event (what replay() steps back to): the
     # state kept at the start of that event's tap, and the tap's earlier events applied again
     # (one tap's undo cancels several events, one at a time).
-    kept = in_effect(done)
+    kept, _ = walk_back(done, len(done))
     known = state_at(match, kept[-1]) if kept and kept[-1] < match.version else None
     return known or replay(match.players, match.rules, (*done, event))
 
@@ -157,7 +159,13 @@ def _fingerprint(events: Sequence[Event]) -> str:
     return capabilities.digest(json.dumps(written[0] if len(written) == 1 else written, sort_keys=True))
 
 
-def append_events(match_id: str, version: int, events: Sequence[Event], key: str | None = None) -> Appended:
+def append_events(
+    match_id: str,
+    version: int,
+    events: Sequence[Event],
+    key: str | None = None,
+    seen: StoredMatch | None = None,
+) -> Appended:
     """Check ``events`` against the match at ``version`` and store them all in one write transaction.
 
     Raises ``StaleVersion`` if the match has moved on since ``version``, ``KeyReused``
@@ -165,8 +173,11 @@ def append_events(match_id: str, version: int, events: Sequence[Event], key: str
     engine refuses; in each case nothing is stored. A ``key`` that recorded these same
     events before records nothing again and answers with the original ``seq``
     (a double tap, or a retry after a lost response).
+
+    ``seen`` is the match as the caller has just read it, if it has: the engine decides on it
+    before the transaction, which checks that nobody wrote since.
     """
-    seen = load_match(match_id)
+    seen = seen or load_match(match_id)
     if seen is None:
         raise LookupError(match_id)
     step: Step | BaseException | None = None
@@ -193,7 +204,7 @@ def _write(
             if found is not None:
                 if found[1] != fingerprint:
                     raise KeyReused(key)
-                return Appended(found[0], state_of(match), replayed=True)
+                return Appended(found[0], match, state_of(match), replayed=True)
         if version != match.version:
             raise StaleVersion(match.version)
         if step is None or (isinstance(step, Step) and step.before is not match):  # another writer got in
@@ -202,7 +213,7 @@ def _write(
             raise step
         _store(db, step, key, fingerprint)
     _keep(step)
-    return Appended(version, step.state)
+    return Appended(version, step.after, step.state)
 
 
 def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:

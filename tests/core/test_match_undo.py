@@ -1,9 +1,12 @@
 """Undo and corrections (MATCH_FORMAT.md, events ``undo`` and ``adjust``)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from script import QUIET_PHASE, events, play, refused
 
-from scorekeeper.match import in_effect, replay
+from scorekeeper.events import Pass, Undo
+from scorekeeper.match import in_effect, replay, undo_walk, walk_back
 from scorekeeper.rules import Rules
 
 TO_PHASE_3 = f"dealer Anna; {QUIET_PHASE}; {QUIET_PHASE}"
@@ -90,3 +93,21 @@ def test_the_history_keeps_every_change_in_order():
         (1, 3, "Cia", 5, "last_trick"),
         (1, 3, "Cia", 5, "hand"),
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.booleans(), max_size=40), st.integers(min_value=0, max_value=45))
+def test_the_walk_from_the_end_finds_what_the_walk_from_the_start_finds(undos, since):
+    """walk_back reads a tap's page from the end of the log: for every undo from ``since`` on, the same
+    event cancelled; every event in effect from there, and the last one in effect, wherever it is
+    (undos on an empty log too: the engine refuses them, an imported file may not)."""
+    log = [Undo() if undo else Pass("Bo") for undo in undos]
+    kept, cancelled = undo_walk(log)
+    found_kept, found_cancelled = walk_back(log, since)
+    assert found_kept == kept[len(kept) - len(found_kept) :]  # the end of what is in effect
+    assert {i for i in kept if i >= since} <= set(found_kept)
+    assert bool(found_kept) == bool(kept)
+    for undo, event in cancelled.items():
+        if undo >= since:
+            assert found_cancelled[undo] == event
+    assert found_cancelled.items() <= cancelled.items()
