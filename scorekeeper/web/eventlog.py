@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,7 @@ class StoredMatch:
     updated_at: str
     recorded_at: tuple[str, ...]
     steps: tuple[int, ...] = ()  # for each event, the seq of the first event its tap recorded
+    text: int | None = None  # its text_bytes, when counted as it was read or written (else counted anew)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -92,10 +94,16 @@ STATE_BYTES, STATE_EVENT_BYTES = 2_000, 80
 VERSIONS_KEPT = {"match": 1, "state": 4}
 
 
-def text_bytes(match: StoredMatch) -> int:
-    """The free text the events carry: a correction's reason, which an imported file may make
+def events_text(events: Sequence[Event]) -> int:
+    """The free text ``events`` carry: a correction's reason, which an imported file may make
     as long as the import's bytes allow (TRUST.md I7: the cache is bounded by memory)."""
-    return sum(sys.getsizeof(e.reason) for e in match.events if isinstance(e, Adjust))
+    return sum(sys.getsizeof(e.reason) for e in events if isinstance(e, Adjust))
+
+
+def text_bytes(match: StoredMatch) -> int:
+    """The free text of the match's events: counted once, as it was read or written, and then
+    added to as it grows (a tap's page does not read the whole log again)."""
+    return events_text(match.events) if match.text is None else match.text
 
 
 def match_size(match: StoredMatch, text: int | None = None) -> int:
@@ -149,13 +157,17 @@ def _read(db: Database, row: dict[str, Any], since: tuple[int, StoredMatch] | No
     events = tuple(read_event({"type": k, **json.loads(p)}, bounded=False) for k, p, _, _ in rows)
     stamps = tuple(at for _, _, at, _ in rows)
     steps = tuple(seq if step is None else step for seq, (_, _, _, step) in enumerate(rows, start))
+    text = events_text(events)
     if earlier is not None:
         file = MatchFile(earlier.players, earlier.rules, earlier.events + events)
         stamps, steps = earlier.recorded_at + stamps, earlier.steps + steps
+        text += text_bytes(earlier)
     else:
         rules = Rules.from_dict(json.loads(row["rules"]), bounded=False)
         file = MatchFile(tuple(json.loads(row["players"])), rules, events)
-    return StoredMatch(row["id"], file, row["version"], row["created_at"], row["updated_at"], stamps, steps)
+    return StoredMatch(
+        row["id"], file, row["version"], row["created_at"], row["updated_at"], stamps, steps, text
+    )
 
 
 def state_of(match: StoredMatch) -> MatchState:

@@ -19,6 +19,9 @@ from babel.support import NullTranslations
 from flask import Blueprint, Flask, current_app, g, redirect, request, url_for
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_translations
 from flask_babel import get_locale as babel_locale
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.cards import Card, Suit
@@ -125,6 +128,17 @@ def day(iso: str) -> str:
     return str(format_date(datetime.fromisoformat(iso), "medium"))
 
 
+@pass_eval_context
+def _template_gettext(eval_context: EvalContext, string: str, **variables: Any) -> str:
+    """A template's ``_()``: what jinja2.ext.i18n's newstyle ``_`` does, in one call where it makes
+    three through the template's context (its alias looks up ``gettext`` and calls it, which calls
+    the callable installed). A tap's page says some 30 sentences: 7.5 µs each, now 3 (issue 14)."""
+    found: str = catalogue().ugettext(string)
+    if eval_context.autoescape:
+        found = Markup(found)
+    return found % variables  # always a format string, as newstyle gettext has it ("%%" is "%")
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
@@ -137,6 +151,7 @@ def init_app(app: Flask) -> None:
         newstyle=True,
     )
     app.jinja_env.globals.update(
+        _=_template_gettext,
         languages=LANGUAGES,
         language=lambda: str(get_locale()),
         moment=moment,

@@ -30,6 +30,7 @@ from scorekeeper.web import capabilities, figures, people
 from scorekeeper.web.db import get_db, immediate, now
 from scorekeeper.web.eventlog import (
     StoredMatch,
+    events_text,
     keep,
     load_match,
     match_size,
@@ -114,6 +115,7 @@ def decide(
         stamp,
         (*match.recorded_at, *(stamp,) * count),
         (*match.steps, *(match.version if one_step else match.version + i for i in range(count))),
+        text_bytes(match) + events_text(events),
     )
     payloads = tuple(json.dumps(_fields(event), ensure_ascii=False) for event in events)
     if before is not None and _same_figures(before, state):

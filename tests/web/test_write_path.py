@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import random
 import sqlite3
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from simulate import random_events
 from webtools import MATCHES, form_for, recorded
 
-from scorekeeper.events import Declare, Pass
+from scorekeeper.events import Adjust, Declare, Pass
 from scorekeeper.hands import Category
 from scorekeeper.match import replay
 from scorekeeper.matchfile import load
@@ -288,3 +289,28 @@ def test_a_tap_committed_between_a_reads_row_and_its_events_stays_out_of_the_ver
         whole = eventlog._read(db, find(db, "id", keeper.match_id))
         assert later == whole and later.version == len(later.events) == 7
         assert eventlog.state_of(later) == replay(whole.players, whole.rules, whole.events)
+
+
+def test_the_text_a_match_keeps_is_counted_as_it_grows_as_it_would_be_counted_anew(app, keeper):
+    """A tap adds its events' text to the match's (a tap's page does not walk the whole log for it);
+    read on from a kept version, as another process does, or read whole, the count is the same
+    (it bounds the cache, TRUST.md I7)."""
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    reasons = ("forgot the last trick", "x" * 90, "")
+    other = create_app({**app.config, "TESTING": True})  # another process: its own cache
+    for version, reason in enumerate(reasons, 1):
+        with app.test_request_context():
+            appended = writes.append_events(keeper.match_id, version, (Adjust("Bo", 2, reason),))
+            assert appended.match.text == eventlog.events_text(appended.match.events) > 0
+        with other.test_request_context():  # the other process reads on from the version it keeps
+            assert eventlog.load_match(keeper.match_id).text == appended.match.text
+    with app.test_request_context():
+        writes.append_events(keeper.match_id, 4, (Pass("Bo"),))
+        cache().clear()
+        whole = eventlog.load_match(keeper.match_id)
+    with other.test_request_context():
+        read_on = eventlog.load_match(keeper.match_id)
+    assert read_on.version == whole.version == 5
+    assert (
+        read_on.text == whole.text == eventlog.events_text(whole.events) == sum(map(sys.getsizeof, reasons))
+    )
