@@ -8,6 +8,7 @@ event that breaks a rule is the engine's business (``RuleBroken``, exit 1).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -91,7 +92,9 @@ def _about_file(template: str, **parts: Any) -> FormatError:
 def _name(key: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise _about_file(N_("{key} must be a player's name"), key=f"'{key}'")
-    return value
+    # Interned: the events of a match name the same few players, and a match kept in memory
+    # would otherwise hold one copy of the name per event (a sixth of a long match's memory).
+    return sys.intern(value)
 
 
 def _count(key: str, value: Any) -> int:

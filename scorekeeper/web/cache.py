@@ -38,8 +38,9 @@ class Cache:
         self.bytes = 0
         self.hits: Counter[str] = Counter()
         self.misses: Counter[str] = Counter()
-        # (kind, key): (value, size, whether it is a version of a group: key is (group, version))
-        self._entries: OrderedDict[tuple[str, Hashable], tuple[Any, int, bool]] = OrderedDict()
+        # (kind, key): (value, size, whether it is a version of a group: key is (group, version),
+        # what the group's versions below its newest are charged or None)
+        self._entries: OrderedDict[tuple[str, Hashable], tuple[Any, int, bool, int | None]] = OrderedDict()
         # (kind, group): the versions of it kept, ascending
         self._versions: dict[tuple[str, Hashable], list[int]] = {}
         self._lock = threading.Lock()
@@ -62,9 +63,23 @@ class Cache:
         with self._lock:
             self._store((kind, key), value, size)
 
-    def put_version(self, kind: str, group: Hashable, version: int, value: Any, size: int, keep: int) -> None:
+    def put_version(
+        self,
+        kind: str,
+        group: Hashable,
+        version: int,
+        value: Any,
+        size: int,
+        keep: int,
+        older: int | None = None,
+    ) -> None:
         """Keep ``value`` as ``group``'s at ``version`` (read back with ``get(kind, (group, version))``);
-        of a group's versions only the ``keep`` newest stay, the older are dropped now."""
+        of a group's versions only the ``keep`` newest stay, the older are dropped now.
+
+        ``older``, if given, is what each version below the newest is charged: what it holds that
+        the newest does not, when versions share most of their memory (a match's states). The
+        newest is charged ``size``; when it goes, the older go with it (charged as parts of it).
+        """
         assert keep >= 1
         if size > self.budget:
             return
@@ -76,7 +91,12 @@ class Cache:
                 if not self._drop((kind, (group, old))):
                     versions.remove(old)  # listed, never stored: the version put now, older than those kept
             if version in versions:
-                self._store((kind, (group, version)), value, size, grouped=True)
+                newest = version == versions[-1]
+                charged = size if older is None or newest else min(size, older)
+                self._store((kind, (group, version)), value, charged, grouped=True, older=older)
+                if newest and older is not None:
+                    for below in versions[:-1]:
+                        self._charge((kind, (group, below)), older)
             elif not versions:
                 self._versions.pop((kind, group), None)
 
@@ -90,19 +110,33 @@ class Cache:
                     return version, entry[0]
             return None
 
-    def _store(self, key: tuple[str, Hashable], value: Any, size: int, grouped: bool = False) -> None:
+    def _store(
+        self,
+        key: tuple[str, Hashable],
+        value: Any,
+        size: int,
+        grouped: bool = False,
+        older: int | None = None,
+    ) -> None:
         """Keep one entry (replacing the same key's: a version stored again stays its group's)."""
         old = self._entries.pop(key, None)
         if old is not None:
             self.bytes -= old[1]
-        self._entries[key] = (value, size, grouped)
+        self._entries[key] = (value, size, grouped, older)
         self.bytes += size
         while self.bytes > self.budget:
             self._drop(next(iter(self._entries)))
 
+    def _charge(self, key: tuple[str, Hashable], size: int) -> None:
+        """Charge a kept entry ``size`` bytes at most (it shares the rest with a newer version)."""
+        entry = self._entries.get(key)
+        if entry is not None and entry[1] > size:
+            self._entries[key] = (entry[0], size, entry[2], entry[3])
+            self.bytes -= entry[1] - size
+
     def _drop(self, key: tuple[str, Hashable]) -> bool:
-        """Forget one entry (and, if it is a group's version, that version of the group); False if
-        there was none."""
+        """Forget one entry (and, if it is a group's version, that version of the group; if that was
+        the newest of versions charged as its parts, the others too); False if there was none."""
         old = self._entries.pop(key, None)
         if old is None:
             return False
@@ -111,7 +145,14 @@ class Cache:
             kind, inner = key
             group, version = cast(tuple[Hashable, int], inner)
             versions = self._versions[(kind, group)]
+            newest = version == versions[-1]
             versions.remove(version)
+            if newest and old[3] is not None:
+                for below in versions:
+                    part = self._entries.pop((kind, (group, below)), None)
+                    if part is not None:
+                        self.bytes -= part[1]
+                versions.clear()
             if not versions:
                 del self._versions[(kind, group)]
         return True

@@ -92,6 +92,9 @@ STATE_BYTES, STATE_EVENT_BYTES = 2_000, 80
 # on from it); the newest four states (an undo of the latest tap starts at the one before, and
 # undos one after the other at those before it; older ones are replayed).
 VERSIONS_KEPT = {"match": 1, "state": 4}
+# What a state below a match's newest holds that the newest does not (test_older_states_cost_no_more
+# _than_charged measures it): a state is folded on from the one before and shares its history.
+OLDER_STATE_BYTES = 2_000
 
 
 def events_text(events: Sequence[Event]) -> int:
@@ -136,8 +139,10 @@ def load_match(match_id: str, *, watch: str | None = None) -> StoredMatch | None
 
 def keep(kind: str, match: StoredMatch, value: Any, size: int) -> None:
     """Keep ``value`` (the match itself, or its state) as the match's at its version; older
-    versions beyond what ``VERSIONS_KEPT`` allows are dropped."""
-    cache().put_version(kind, match.id, match.version, value, size, VERSIONS_KEPT[kind])
+    versions beyond what ``VERSIONS_KEPT`` allows are dropped. A state below the newest is
+    charged ``OLDER_STATE_BYTES``: it shares nearly all its memory with the newer ones."""
+    older = OLDER_STATE_BYTES if kind == "state" else None
+    cache().put_version(kind, match.id, match.version, value, size, VERSIONS_KEPT[kind], older)
 
 
 def _read(db: Database, row: dict[str, Any], since: tuple[int, StoredMatch] | None = None) -> StoredMatch:

@@ -15,7 +15,7 @@ from webtools import MATCHES, form_for, recorded
 
 from scorekeeper.events import Adjust, Declare, Pass
 from scorekeeper.hands import Category
-from scorekeeper.match import replay
+from scorekeeper.match import apply, replay
 from scorekeeper.matchfile import load
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
@@ -163,6 +163,36 @@ def test_only_a_groups_newest_versions_are_kept_and_an_evicted_one_is_forgotten(
     kept.put("picker", ("m", 2), "a plain entry", 100)  # a plain key of a version's shape is not one
     kept.put("picker", "other", "x", 900)  # the least recently used (b2) goes, the plain entry stays
     assert kept._versions == {} and kept.bytes == 1_000 and kept.get("picker", ("m", 2)) == "a plain entry"
+
+
+def test_versions_that_share_memory_with_the_newest_are_charged_as_its_parts_and_go_with_it():
+    kept = Cache(budget=1_000)
+    for version in (1, 2, 3):
+        kept.put_version("state", "m", version, f"s{version}", 300, keep=3, older=20)
+    assert kept.bytes == 300 + 20 + 20  # the newest in full, the older at what they add
+    kept.put_version("state", "m", 0, "s0", 300, keep=3, older=20)  # older than those kept: not kept
+    assert kept.bytes == 340 and [kept.get("state", ("m", v)) for v in (0, 1, 2)] == [None, "s1", "s2"]
+    kept.put_version("state", "n", 1, "n1", 300, keep=3, older=20)
+    kept.put("board", "x", "b", 400)  # the least recently used is m's newest: its parts go with it
+    assert kept.newest("state", "m", below=99) is None and ("state", "m") not in kept._versions
+    assert kept.bytes == 700 and kept.get("state", ("n", 1)) == "n1"
+    kept.put_version("state", "n", 2, "n2", 250, keep=3, older=20)
+    assert kept.bytes == 400 + 250 + 20
+
+
+def test_a_state_below_the_newest_holds_no_more_than_it_is_charged(app):
+    """What a kept state holds that the next one does not (it is folded on from it), measured at
+    the end of a long match: within OLDER_STATE_BYTES, what the cache charges a state below the newest."""
+    file = load(recorded("two-players-to-royal-flush"))
+    state = replay(file.players, file.rules, file.events[:-8])
+    for event in file.events[-8:]:
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        newer = apply(state, event)
+        added = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        assert 0 < added <= eventlog.OLDER_STATE_BYTES, (event, added)
+        state = newer
 
 
 def test_taps_keep_one_version_of_their_match_and_a_few_states(app, keeper):
