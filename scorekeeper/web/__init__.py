@@ -152,6 +152,16 @@ def _check_key_fits(app: Flask) -> None:
         )
 
 
+def _cache_bytes(megabytes: str | None) -> int:
+    """Each worker's cache budget (SCOREKEEPER_CACHE_MB, whole megabytes; docs/scaling.md says how
+    much a long match needs)."""
+    if megabytes is None:
+        return cache.DEFAULT_BUDGET
+    if not (megabytes.isascii() and megabytes.isdigit() and 1 <= int(megabytes) <= 65_536):
+        raise ConfigError("SCOREKEEPER_CACHE_MB must be a whole number of megabytes, from 1 to 65536")
+    return int(megabytes) << 20
+
+
 def create_app(test_config: dict[str, Any] | None = None, *, database: str | None = None) -> Flask:
     """Create the app; ``test_config`` overrides the configuration (tests pass a temporary DATABASE).
 
@@ -185,6 +195,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         RATELIMIT_HEADERS_ENABLED=False,
         IMPORT_RATE_LIMIT=os.environ.get("SCOREKEEPER_IMPORT_RATE_LIMIT", IMPORT_RATE),
         APP_VERSION=__version__,
+        CACHE_BYTES=_cache_bytes(os.environ.get("SCOREKEEPER_CACHE_MB")),
         # A table's answer (about 11 KB of HTML) compresses to 2.6 KB at level 1 and 2.3 KB at the
         # defaults (brotli 4, gzip 6), which take two to three times the CPU (0.1 ms a tap, issue 14).
         # A phone on the table's wifi over plain HTTP is offered gzip only.

@@ -16,10 +16,10 @@ from webtools import MATCHES, form_for, recorded
 from scorekeeper.events import Adjust, Declare, Pass
 from scorekeeper.hands import Category
 from scorekeeper.match import apply, replay
-from scorekeeper.matchfile import load
+from scorekeeper.matchfile import MatchFile, load
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
-from scorekeeper.web import create_app, eventlog, migrations, writes
+from scorekeeper.web import ConfigError, create_app, eventlog, migrations, writes
 from scorekeeper.web import db as database
 from scorekeeper.web.cache import Cache, cache
 
@@ -208,10 +208,15 @@ def test_taps_keep_one_version_of_their_match_and_a_few_states(app, keeper):
         assert states[-1] == newest and len(states) == eventlog.VERSIONS_KEPT["state"]
 
 
-def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper):
-    document = recorded("two-players-to-royal-flush")
+@pytest.mark.parametrize("length", [None, 1000])
+def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper, length):
+    """A recorded match of 53 events, and a simulated one of 1,000 (an evening's match is 150-400)."""
+    file = load(recorded("two-players-to-royal-flush"))
+    if length is not None:
+        players = ("Anna", "Bo", "Cia")
+        events, _ = random_events(players, Rules(target=1000), random.Random(1).choice, length)
+        file = MatchFile(players, Rules(target=1000), tuple(events))
     with app.test_request_context():
-        file = load(document)
         match_id, _ = writes.create_match(file.players, file.rules)
         writes.append_events(match_id, 0, file.events)
         cache().clear()
@@ -344,3 +349,20 @@ def test_the_text_a_match_keeps_is_counted_as_it_grows_as_it_would_be_counted_an
     assert (
         read_on.text == whole.text == eventlog.events_text(whole.events) == sum(map(sys.getsizeof, reasons))
     )
+
+
+@pytest.mark.parametrize(("given", "budget"), [(None, 128 << 20), ("32", 32 << 20), ("1", 1 << 20)])
+def test_each_workers_cache_budget_is_scorekeeper_cache_mb(tmp_path, monkeypatch, given, budget):
+    if given is not None:
+        monkeypatch.setenv("SCOREKEEPER_CACHE_MB", given)
+    else:
+        monkeypatch.delenv("SCOREKEEPER_CACHE_MB", raising=False)
+    made = create_app({"DATABASE": str(tmp_path / "c.sqlite"), "SECRET_KEY": "k9" * 20 + "abcdefghij"})
+    assert made.extensions["scorekeeper.cache"].budget == budget
+
+
+@pytest.mark.parametrize("given", ["", "0", "-1", "1.5", "\u0661", "65537", "lots", " 64"])
+def test_a_cache_budget_other_than_whole_megabytes_stops_the_app_with_a_reason(tmp_path, monkeypatch, given):
+    monkeypatch.setenv("SCOREKEEPER_CACHE_MB", given)
+    with pytest.raises(ConfigError, match="SCOREKEEPER_CACHE_MB must be a whole number of megabytes"):
+        create_app({"DATABASE": str(tmp_path / "c.sqlite"), "SECRET_KEY": "k9" * 20 + "abcdefghij"})
