@@ -95,7 +95,8 @@ async def main_async(args: argparse.Namespace, folder: Path) -> None:
             print(
                 f"{'':>7}tables made in {made:.0f} s; worker RSS MB {', '.join(f'{x:.0f}' for x in rss)} after"
                 f" the imports, {', '.join(f'{x:.0f}' for x in app.worker_rss_mb())} at the end;"
-                f" updates unseen {sum(unseen)}; server CPU ms per tap {min_median([d['cores'] * 10 for d in done], 2)}"
+                f" updates unseen {sum(unseen)}; server CPU ms per tap, boards and streams included,"
+                f" {min_median([d['cores'] * 10 for d in done], 2)}"
                 + (f"; first errors: {errors[:2]}" if errors else "")
             )
             await loadgen.close_tables({app: tables})

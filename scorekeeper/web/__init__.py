@@ -293,8 +293,15 @@ def _error_pages(app: Flask) -> None:
         return error_page(500)
 
     @app.errorhandler(sqlite3.Error)
-    def storage_error(error: sqlite3.Error) -> tuple[str, int]:
-        """A full disk, a read-only or missing database: the read-only page and why (TRUST.md R6)."""
+    def storage_error(error: sqlite3.Error) -> tuple[str, int] | tuple[str, int, dict[str, str]]:
+        """A full disk, a read-only or missing database: the read-only page and why (TRUST.md R6).
+        A writer that waited the whole busy timeout for the others (a server overloaded): 503, try
+        again; its transaction never began, so nothing was recorded and a retry records once."""
+        if db.is_locked(error):
+            app.logger.warning("a write waited %d ms for the others and gave up", db.BUSY_TIMEOUT_MS)
+            title, message = ERRORS[500]
+            page = render_template("error.html", code=503, title=_(title), message=_(message))
+            return page, 503, {"Retry-After": "2"}
         fault = fault_of(error, app.config["DATABASE"])
         if fault is None:
             return server_error(error)

@@ -188,3 +188,20 @@ def test_a_gevent_worker_that_waits_past_the_busy_timeout_gets_sqlites_own_busy_
     assert seen["error"] == ["database is locked", sqlite3.SQLITE_BUSY]
     assert 0.3 <= seen["waited"] < 2 and seen["longest_gap"] < 0.1, seen
     assert written(path) == []
+
+
+def test_a_tap_that_waits_past_the_busy_timeout_is_answered_503_and_recorded_once_when_tapped_again(
+    app, keeper, monkeypatch
+):
+    """An overloaded server (its writers queued longer than the busy timeout): the tap gets a
+    503 with Retry-After, not a 500; nothing was recorded, and the same tap again records once."""
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
+    lock = database._thread_locks.setdefault(app.config["DATABASE"], threading.Lock())
+    with lock:  # another writer of this process holds the database's write lock
+        refused = keeper.post(type="pass", player="Bo", key="k1")
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "2"
+    assert "Nothing was recorded" in refused.text and keeper.rows() == 1
+    assert keeper.post(type="pass", player="Bo", key="k1").status_code == 200
+    assert keeper.post(type="pass", player="Bo", key="k1", version=1).status_code == 200  # a double tap
+    assert keeper.rows() == 2
