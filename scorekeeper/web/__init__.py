@@ -157,7 +157,9 @@ def _cache_bytes(megabytes: str | None) -> int:
     much a long match needs)."""
     if megabytes is None:
         return cache.DEFAULT_BUDGET
-    if not (megabytes.isascii() and megabytes.isdigit() and 1 <= int(megabytes) <= 65_536):
+    if not (
+        megabytes.isascii() and megabytes.isdigit() and len(megabytes) <= 5 and 1 <= int(megabytes) <= 65_536
+    ):
         raise ConfigError("SCOREKEEPER_CACHE_MB must be a whole number of megabytes, from 1 to 65536")
     return int(megabytes) << 20
 

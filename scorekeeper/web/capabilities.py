@@ -41,7 +41,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from flask import Flask, abort, current_app, g, session
+from flask import Flask, abort, current_app, has_request_context, request, session
 
 from scorekeeper.web.db import connect, get_db, immediate, now
 from scorekeeper.web.faults import fault_of
@@ -136,7 +136,8 @@ def _store_roles(device: str, match_ids: Iterable[str]) -> None:
             "INSERT OR IGNORE INTO roles (match_id, device_hash, since, handover_hash) VALUES (?, ?, ?, ?)",
             rows,
         )
-    g.pop("keeper_of", None)  # a role asked about again is read again
+    if has_request_context():
+        request.environ.pop(KEEPER_OF, None)  # a role asked about again is read again
 
 
 def grant(match_id: str) -> None:
@@ -161,20 +162,23 @@ def match_by_handover(token: str) -> str | None:
     return None if found is None else str(found[0])
 
 
+# A request's answers of is_keeper, by (device, match), kept in its WSGI environ: the request's own
+# (flask.g belongs to the app context, which Flask shares between requests made inside one).
+KEEPER_OF = "scorekeeper.keeper_of"
+
+
 def is_keeper(match_id: str) -> bool:
     """True if this phone holds the scorekeeper role of the match (read once a request, never from
     a cache: a tap asks before its view and again for the page it answers with)."""
-    known = g.get("keeper_of")
-    if known is not None and known[0] == match_id:
-        return bool(known[1])
-    found = False
     device = _device()
-    if device is not None:
+    if device is None:
+        return False
+    known: dict[tuple[str, str], bool] = request.environ.setdefault(KEEPER_OF, {})
+    if (device, match_id) not in known:
         mine = digest(device)
         held = get_db().execute("SELECT device_hash FROM roles WHERE match_id = ?", [match_id]).fetchall()
-        found = any(hmac.compare_digest(mine, device_hash) for (device_hash,) in held)
-    g.keeper_of = (match_id, found)
-    return found
+        known[(device, match_id)] = any(hmac.compare_digest(mine, device_hash) for (device_hash,) in held)
+    return known[(device, match_id)]
 
 
 def _fits_its_match(match_id: Any, token: Any) -> bool:

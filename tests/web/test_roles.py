@@ -151,3 +151,19 @@ def test_an_old_entry_with_nothing_to_move_just_goes(app, client, held):
     assert client.get("/").status_code == 200
     with client.session_transaction() as session:
         assert "keeper" not in session and "device" not in session
+
+
+def test_a_requests_answer_to_who_keeps_a_match_is_its_own_even_inside_a_shared_app_context(app, keeper):
+    """The role is read once a request and kept for that request alone: Flask shares one app context
+    (and its ``g``) between requests made inside it, and a stranger's tap must still be refused."""
+    keeper.new("Anna", "Bo", dealer="Anna")
+    stranger = app.test_client()
+    with app.app_context():
+        undo = f'action="/m/{keeper.match_id}/undo"'
+        assert undo in keeper.client.get(f"/m/{keeper.match_id}").text
+        assert undo not in stranger.get(f"/m/{keeper.match_id}").text
+        refused = stranger.post(
+            f"/m/{keeper.match_id}/record", data={"version": "1", "type": "pass", "player": "Bo"}
+        )
+        assert refused.status_code == 403 and keeper.rows() == 1
+        assert keeper.post(type="pass", player="Bo").status_code == 200

@@ -361,7 +361,7 @@ def test_each_workers_cache_budget_is_scorekeeper_cache_mb(tmp_path, monkeypatch
     assert made.extensions["scorekeeper.cache"].budget == budget
 
 
-@pytest.mark.parametrize("given", ["", "0", "-1", "1.5", "\u0661", "65537", "lots", " 64"])
+@pytest.mark.parametrize("given", ["", "0", "-1", "1.5", "\u0661", "65537", "lots", " 64", "9" * 5000])
 def test_a_cache_budget_other_than_whole_megabytes_stops_the_app_with_a_reason(tmp_path, monkeypatch, given):
     monkeypatch.setenv("SCOREKEEPER_CACHE_MB", given)
     with pytest.raises(ConfigError, match="SCOREKEEPER_CACHE_MB must be a whole number of megabytes"):
