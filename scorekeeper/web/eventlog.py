@@ -74,7 +74,8 @@ class StoredMatch:
         if not kept:
             return []
         step = self.steps[kept[-1]]
-        kept, _ = walk_back(self.events, step)  # from the tap's first event
+        if step < kept[0]:  # the tap began before the walk stopped: read on from its first event
+            kept, _ = walk_back(self.events, step)
         return [index for index in kept if self.steps[index] == step]
 
     def last_step(self) -> int:
@@ -92,9 +93,11 @@ STATE_BYTES, STATE_EVENT_BYTES = 2_000, 80
 # on from it); the newest four states (an undo of the latest tap starts at the one before, and
 # undos one after the other at those before it; older ones are replayed).
 VERSIONS_KEPT = {"match": 1, "state": 4}
-# What a state below a match's newest holds that the newest does not (test_older_states_cost_no_more
-# _than_charged measures it): a state is folded on from the one before and shares its history.
+# What a state below a match's newest holds that the newest does not (test_a_state_below_the_newest
+# _holds_no_more_than_it_is_charged measures it): a state is folded on from the one before and shares
+# its history. A match keeps one version only, so nothing below it is charged apart.
 OLDER_STATE_BYTES = 2_000
+OLDER_CHARGED = {"match": None, "state": OLDER_STATE_BYTES}
 
 
 def events_text(events: Sequence[Event]) -> int:
@@ -141,8 +144,7 @@ def keep(kind: str, match: StoredMatch, value: Any, size: int) -> None:
     """Keep ``value`` (the match itself, or its state) as the match's at its version; older
     versions beyond what ``VERSIONS_KEPT`` allows are dropped. A state below the newest is
     charged ``OLDER_STATE_BYTES``: it shares nearly all its memory with the newer ones."""
-    older = OLDER_STATE_BYTES if kind == "state" else None
-    cache().put_version(kind, match.id, match.version, value, size, VERSIONS_KEPT[kind], older)
+    cache().put_version(kind, match.id, match.version, value, size, VERSIONS_KEPT[kind], OLDER_CHARGED[kind])
 
 
 def _read(db: Database, row: dict[str, Any], since: tuple[int, StoredMatch] | None = None) -> StoredMatch:
