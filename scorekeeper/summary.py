@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from scorekeeper.hands import Category
-from scorekeeper.scores import Reason
+from scorekeeper.scores import Reason, ScoreChange
 from scorekeeper.state import MatchState
 from scorekeeper.words import Said, english
 
@@ -71,16 +71,92 @@ def _round_totals(state: MatchState) -> Iterator[tuple[int, tuple[int, ...], tup
     """Each round's number, everybody's totals at its end (or now), the points it gave each seat
     (after the zero floor), and whether it was played to the end; round 0 only if corrections
     came before the first deal. Only the totals: the write path works the chart out on every tap."""
-    totals = [0] * len(state.players)
     ends: dict[int, tuple[int, ...]] = {}
-    for change in state.changes():
-        totals[change.seat] += change.delta
-        ends[change.round] = tuple(totals)
+    for number, totals in tally(state).round_ends():
+        ends.setdefault(number, totals)  # newest first: the first seen of a round is its end
     running: tuple[int, ...] = (0,) * len(state.players)
     for number in range(0 if 0 in ends else 1, state.round + 1):
         before, running = running, ends.get(number, running)
         gained = tuple(after - was for after, was in zip(running, before, strict=True))
         yield number, running, gained, number < state.round or state.is_finished
+
+
+@dataclass(frozen=True, slots=True)
+class _RoundEnd:
+    """Everybody's totals after the last change so far of one round, and the rounds before (newest first)."""
+
+    number: int
+    totals: tuple[int, ...]
+    before: _RoundEnd | None
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What a match's score changes add up to so far: each seat's points by source
+    (``PlayerFigures.points``), Chicagos won and lost, and everybody's totals at each round's end.
+
+    Kept on the newest change it was worked out for (``_History.kept``): the next tap's tally
+    goes on from there, so a tap costs what it added, not what the match holds.
+    """
+
+    points: tuple[dict[str, int], ...]  # by seat; never changed once made (a change copies one seat's)
+    chicago_won: tuple[int, ...]
+    chicago_lost: tuple[int, ...]
+    totals: tuple[int, ...]
+    ends: _RoundEnd | None
+
+    @classmethod
+    def empty(cls, seats: int) -> Tally:
+        return cls(tuple({} for _ in range(seats)), (0,) * seats, (0,) * seats, (0,) * seats, None)
+
+    def add(self, change: ScoreChange) -> Tally:
+        """This tally with one more change."""
+        seat = change.seat
+        key = change.hand.value if change.hand is not None else change.reason.value
+        points = list(self.points)
+        mine = points[seat] = dict(points[seat])
+        mine[key] = mine.get(key, 0) + change.delta
+        won, lost = self.chicago_won, self.chicago_lost
+        if change.reason is Reason.CHICAGO_WON:
+            won = _bumped(won, seat, 1)
+        elif change.reason is Reason.CHICAGO_LOST:
+            lost = _bumped(lost, seat, 1)
+        totals = _bumped(self.totals, seat, change.delta)
+        ends = self.ends
+        if ends is not None and ends.number == change.round:
+            ends = ends.before
+        return Tally(tuple(points), won, lost, totals, _RoundEnd(change.round, totals, ends))
+
+    def round_ends(self) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Each round's number and the totals after its last change, newest first (each round once,
+        unless a round's changes came apart, which the engine never does: then its newest comes first)."""
+        end = self.ends
+        while end is not None:
+            yield end.number, end.totals
+            end = end.before
+
+
+def _bumped(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
+    return (*values[:seat], values[seat] + by, *values[seat + 1 :])
+
+
+def tally(state: MatchState) -> Tally:
+    """What the state's score changes add up to, from the nearest change with a tally kept (or the start)."""
+    node, since = state.history, []
+    while node is not None and node.kept is None:
+        since.append(node.change)
+        node = node.before
+    found = Tally.empty(len(state.players)) if node is None else node.kept
+    for change in reversed(since):
+        found = found.add(change)
+    if state.history is not None and since:
+        # The tally moves on to the newest change (a derived, hidden field of a frozen node): the
+        # older one would live as long as the match, one every few taps. A state left behind asked
+        # again (an undo's) walks a little further back.
+        object.__setattr__(state.history, "kept", found)
+        if node is not None:
+            object.__setattr__(node, "kept", None)
+    return found
 
 
 @dataclass
@@ -116,12 +192,9 @@ def figures(state: MatchState) -> list[PlayerFigures]:
         )
         for seat, name in enumerate(state.players)
     ]
-    for change in state.changes():
-        player = out[change.seat]
-        key = change.hand.value if change.hand is not None else change.reason.value
-        player.points[key] = player.points.get(key, 0) + change.delta
-        if change.reason is Reason.CHICAGO_WON:
-            player.chicago_won += 1
-        elif change.reason is Reason.CHICAGO_LOST:
-            player.chicago_lost += 1
+    counted = tally(state)
+    for player in out:
+        player.points = dict(counted.points[player.seat])
+        player.chicago_won = counted.chicago_won[player.seat]
+        player.chicago_lost = counted.chicago_lost[player.seat]
     return out

@@ -92,3 +92,36 @@ def test_each_players_best_declaration_is_the_highest_they_declared_in_events_st
             ):
                 best[event.player] = event.hand
         assert (state.best_declared or (None,) * len(players)) == tuple(best.values())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), PLAYERS, RULES)
+def test_each_players_points_by_source_are_their_changes_summed_whatever_order_the_states_are_asked_in(
+    data, players, rules
+):
+    """summary.figures goes on from the tally kept for the last state it was asked of (the tap
+    before's); asked in play order, then in any order (an undo goes back to an older state), each
+    player's points by source and Chicagos are still what walking every change from the start gives."""
+    from scorekeeper.scores import Reason
+    from scorekeeper.summary import figures
+
+    _, states = play_randomly(data, players, rules, steps=80)
+    order = data.draw(st.permutations(range(len(states))))
+    for asked, at in enumerate([*range(len(states)), *order], start=1):
+        state = states[at]
+        points: list[dict[str, int]] = [{} for _ in players]
+        chicagos = [[0, 0] for _ in players]
+        for change in state.changes():
+            key = change.hand.value if change.hand is not None else change.reason.value
+            points[change.seat][key] = points[change.seat].get(key, 0) + change.delta
+            chicagos[change.seat][0] += change.reason is Reason.CHICAGO_WON
+            chicagos[change.seat][1] += change.reason is Reason.CHICAGO_LOST
+        found = figures(state)
+        assert [f.points for f in found] == points
+        assert [[f.chicago_won, f.chicago_lost] for f in found] == chicagos
+        assert [sum(f.points.values()) for f in found] == list(state.scores)
+        if asked == len(states):  # asked in play order: one tally kept in the whole match, not one a tap
+            node, kept = state.history, 0
+            while node is not None:
+                kept, node = kept + (node.kept is not None), node.before
+            assert kept == (state.history is not None)
