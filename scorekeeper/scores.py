@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from scorekeeper.hands import Category
 from scorekeeper.words import N_, Said, Worded, said
@@ -89,10 +88,6 @@ class _History:
 
     change: ScoreChange
     before: _History | None
-    # What the changes up to here add up to (``summary.tally``), kept on the newest node it was
-    # asked of, so that the next tap's figures go on from it instead of walking the whole match
-    # again. Derived, never part of the value (``__eq__`` and ``__hash__`` ignore it).
-    kept: Any = field(default=None, compare=False, repr=False)
 
     def __eq__(self, other: object) -> bool:
         # Walk the list instead of recursing: a long match has hundreds of changes.

@@ -61,18 +61,23 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
     ]
 
 
-def totals_by_round(state: MatchState) -> list[tuple[int, ...]]:
-    """Everybody's total at the start (all 0) and after each round played to the end: the chart's points."""
+def totals_by_round(state: MatchState, counted: Tally | None = None) -> list[tuple[int, ...]]:
+    """Everybody's total at the start (all 0) and after each round played to the end: the chart's points.
+    ``counted``: the state's tally, if the caller has it."""
     start = [(0,) * len(state.players)]
-    return start + [after for number, after, _, finished in _round_totals(state) if number > 0 and finished]
+    ends = _round_totals(state, counted)
+    return start + [after for number, after, _, finished in ends if number > 0 and finished]
 
 
-def _round_totals(state: MatchState) -> Iterator[tuple[int, tuple[int, ...], tuple[int, ...], bool]]:
+def _round_totals(
+    state: MatchState, counted: Tally | None = None
+) -> Iterator[tuple[int, tuple[int, ...], tuple[int, ...], bool]]:
     """Each round's number, everybody's totals at its end (or now), the points it gave each seat
     (after the zero floor), and whether it was played to the end; round 0 only if corrections
-    came before the first deal. Only the totals: the write path works the chart out on every tap."""
+    came before the first deal. From the tally: the write path works the chart out at every
+    tap that changes a total."""
     ends: dict[int, tuple[int, ...]] = {}
-    for number, totals in tally(state).round_ends():
+    for number, totals in (counted or tally(state)).round_ends():
         ends.setdefault(number, totals)  # newest first: the first seen of a round is its end
     running: tuple[int, ...] = (0,) * len(state.players)
     for number in range(0 if 0 in ends else 1, state.round + 1):
@@ -92,71 +97,69 @@ class _RoundEnd:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """What a match's score changes add up to so far: each seat's points by source
-    (``PlayerFigures.points``), Chicagos won and lost, and everybody's totals at each round's end.
+    """What a match's score changes add up to, up to one of them (``last``): each seat's points by
+    source (``PlayerFigures.points``), Chicagos won and lost, and everybody's totals at each
+    round's end (a persistent list, newest first).
 
-    Kept on the newest change it was worked out for (``_History.kept``): the next tap's tally
-    goes on from there, so a tap costs what it added, not what the match holds.
+    The write path keeps the newest match's tally and works the next one out from it
+    (``tally(state, since)``): a tap adds what it changed, instead of walking the whole match.
     """
 
-    points: tuple[dict[str, int], ...]  # by seat; never changed once made (a change copies one seat's)
+    # The newest change counted (None: none), known by identity: each change is made once, for
+    # one place in one match's history (match._score), so a state that holds it holds every
+    # change counted before it too.
+    last: ScoreChange | None
+    points: tuple[tuple[tuple[str, int], ...], ...]  # by seat: (source, points), in order of first score
     chicago_won: tuple[int, ...]
     chicago_lost: tuple[int, ...]
-    totals: tuple[int, ...]
     ends: _RoundEnd | None
 
-    @classmethod
-    def empty(cls, seats: int) -> Tally:
-        return cls(tuple({} for _ in range(seats)), (0,) * seats, (0,) * seats, (0,) * seats, None)
-
-    def add(self, change: ScoreChange) -> Tally:
-        """This tally with one more change."""
-        seat = change.seat
-        key = change.hand.value if change.hand is not None else change.reason.value
-        points = list(self.points)
-        mine = points[seat] = dict(points[seat])
-        mine[key] = mine.get(key, 0) + change.delta
-        won, lost = self.chicago_won, self.chicago_lost
-        if change.reason is Reason.CHICAGO_WON:
-            won = _bumped(won, seat, 1)
-        elif change.reason is Reason.CHICAGO_LOST:
-            lost = _bumped(lost, seat, 1)
-        totals = _bumped(self.totals, seat, change.delta)
-        ends = self.ends
-        if ends is not None and ends.number == change.round:
-            ends = ends.before
-        return Tally(tuple(points), won, lost, totals, _RoundEnd(change.round, totals, ends))
-
     def round_ends(self) -> Iterator[tuple[int, tuple[int, ...]]]:
-        """Each round's number and the totals after its last change, newest first (each round once,
-        unless a round's changes came apart, which the engine never does: then its newest comes first)."""
+        """Each round's number and everybody's totals after its last change, newest first."""
         end = self.ends
         while end is not None:
             yield end.number, end.totals
             end = end.before
 
 
-def _bumped(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
-    return (*values[:seat], values[seat] + by, *values[seat + 1 :])
+def tally(state: MatchState, since: Tally | None = None) -> Tally:
+    """What the state's score changes add up to. ``since``: a tally of an earlier state of the
+    match; if it counted up to a change the state holds, only the changes after it are added
+    (an undo's state, or another branch's, is counted from the start).
 
-
-def tally(state: MatchState) -> Tally:
-    """What the state's score changes add up to, from the nearest change with a tally kept (or the start)."""
-    node, since = state.history, []
-    while node is not None and node.kept is None:
-        since.append(node.change)
+    >>> from scorekeeper.events import Dealer, Pass, Declare
+    >>> from scorekeeper.match import apply, replay
+    >>> from scorekeeper.rules import Rules
+    >>> state = replay(("Anna", "Bo"), Rules(), [Dealer("Anna"), Declare("Bo", Category.PAIR), Pass("Anna")])
+    >>> state = apply(apply(state, Declare("Bo", Category.TWO_PAIR)), Pass("Anna"))
+    >>> tally(state).points, tally(state, tally(state)) == tally(state)
+    (((), (('pair', 1), ('two_pair', 2))), True)
+    """
+    seats = len(state.players)
+    added: list[ScoreChange] = []
+    node, known = state.history, None if since is None else since.last
+    while node is not None and node.change is not known:
+        added.append(node.change)
         node = node.before
-    found = Tally.empty(len(state.players)) if node is None else node.kept
-    for change in reversed(since):
-        found = found.add(change)
-    if state.history is not None and since:
-        # The tally moves on to the newest change (a derived, hidden field of a frozen node): the
-        # older one would live as long as the match, one every few taps. A state left behind asked
-        # again (an undo's) walks a little further back.
-        object.__setattr__(state.history, "kept", found)
-        if node is not None:
-            object.__setattr__(node, "kept", None)
-    return found
+    start = since if since is not None and (node is not None or known is None) else None
+    if start is not None and not added:
+        return start
+    points = [dict(p) for p in start.points] if start else [{} for _ in range(seats)]
+    won = list(start.chicago_won) if start else [0] * seats
+    lost = list(start.chicago_lost) if start else [0] * seats
+    ends = start.ends if start else None
+    totals = list(ends.totals) if ends else [0] * seats
+    for change in reversed(added):
+        seat, key = change.seat, change.hand.value if change.hand is not None else change.reason.value
+        points[seat][key] = points[seat].get(key, 0) + change.delta
+        won[seat] += change.reason is Reason.CHICAGO_WON
+        lost[seat] += change.reason is Reason.CHICAGO_LOST
+        totals[seat] += change.delta
+        if ends is not None and ends.number == change.round:
+            ends = ends.before
+        ends = _RoundEnd(change.round, tuple(totals), ends)
+    counted = tuple(tuple(p.items()) for p in points)
+    return Tally(state.last_change, counted, tuple(won), tuple(lost), ends)
 
 
 @dataclass
@@ -175,8 +178,9 @@ class PlayerFigures:
     best_hand: str | None = None
 
 
-def figures(state: MatchState) -> list[PlayerFigures]:
-    """Each player's figures in this match (events undone do not count: the state never saw them)."""
+def figures(state: MatchState, counted: Tally | None = None) -> list[PlayerFigures]:
+    """Each player's figures in this match (events undone do not count: the state never saw them);
+    ``counted``: the state's tally, if the caller has it."""
     bests = [
         None if best is None else best.value for best in state.best_declared or (None,) * len(state.players)
     ]
@@ -192,7 +196,7 @@ def figures(state: MatchState) -> list[PlayerFigures]:
         )
         for seat, name in enumerate(state.players)
     ]
-    counted = tally(state)
+    counted = counted or tally(state)
     for player in out:
         player.points = dict(counted.points[player.seat])
         player.chicago_won = counted.chicago_won[player.seat]

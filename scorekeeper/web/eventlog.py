@@ -30,6 +30,7 @@ from scorekeeper.match import apply, replay, walk_back
 from scorekeeper.matchfile import MatchFile, read_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
+from scorekeeper.summary import Tally
 from scorekeeper.web import capabilities
 from scorekeeper.web.cache import cache
 from scorekeeper.web.db import get_db, row_dict
@@ -89,15 +90,18 @@ class StoredMatch:
 # a parsed event with its stamp and step is about 240 bytes, a state about 50 bytes per event.
 MATCH_BYTES, MATCH_EVENT_BYTES = 3_000, 260
 STATE_BYTES, STATE_EVENT_BYTES = 2_000, 80
+# A match's tally (summary.Tally, kept for its next figures): each seat's points by source, and
+# everybody's totals at each round's end (60-100 bytes a round measured, 2-4 players).
+TALLY_BYTES, TALLY_ROUND_BYTES = 600, 110
 # How many versions of each kind are kept per match: the newest match (a newer version is read
 # on from it); the newest four states (an undo of the latest tap starts at the one before, and
 # undos one after the other at those before it; older ones are replayed).
-VERSIONS_KEPT = {"match": 1, "state": 4}
+VERSIONS_KEPT = {"match": 1, "state": 4, "tally": 1}
 # What a state below a match's newest holds that the newest does not (test_a_state_below_the_newest
 # _holds_no_more_than_it_is_charged measures it): a state is folded on from the one before and shares
 # its history. A match keeps one version only, so nothing below it is charged apart.
 OLDER_STATE_BYTES = 2_000
-OLDER_CHARGED = {"match": None, "state": OLDER_STATE_BYTES}
+OLDER_CHARGED = {"match": None, "state": OLDER_STATE_BYTES, "tally": None}
 
 
 def events_text(events: Sequence[Event]) -> int:
@@ -120,6 +124,20 @@ def match_size(match: StoredMatch, text: int | None = None) -> int:
 def state_size(match: StoredMatch, text: int | None = None) -> int:
     """What the state of ``match`` costs to keep (its text counted again: it may outlive the match)."""
     return STATE_BYTES + STATE_EVENT_BYTES * len(match.events) + (text_bytes(match) if text is None else text)
+
+
+def tally_size(state: MatchState) -> int:
+    """What a tally of ``state`` costs to keep (the note of the change it counted up to included)."""
+    last = state.last_change
+    note = sys.getsizeof(last.note) if last is not None and isinstance(last.note, str) else 0
+    return TALLY_BYTES + TALLY_ROUND_BYTES * (state.round + 1) + note
+
+
+def kept_tally(match: StoredMatch) -> Tally | None:
+    """The newest tally kept of ``match`` at its version or before, if any (``summary.tally``
+    goes on from it if it counted up to a change the match's state still holds)."""
+    found = cache().newest("tally", match.id, match.version + 1)
+    return None if found is None else found[1]
 
 
 def _find(db: Database, column: str, value: str) -> dict[str, Any] | None:

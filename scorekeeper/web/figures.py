@@ -19,7 +19,7 @@ from scorekeeper.hands import Category
 from scorekeeper.matchfile import MatchFile, read_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
-from scorekeeper.summary import PlayerFigures, figures, totals_by_round
+from scorekeeper.summary import PlayerFigures, Tally, figures, tally, totals_by_round
 
 # Where points came from (summary.PlayerFigures.points), one p_<source> column each.
 POINT_SOURCES = (
@@ -62,10 +62,12 @@ def figure_row(match_id: str, f: PlayerFigures, name: str | None = None) -> list
     return [*row, f.chicago_lost, best, *(f.points.get(source, 0) for source in POINT_SOURCES)]
 
 
-def work_out(match_id: str, state: MatchState) -> tuple[Rows, str]:
-    """Each player's figures (match_players rows) and the chart's points (not written)."""
-    rows = [figure_row(match_id, f) for f in figures(state)]
-    return rows, json.dumps(totals_by_round(state))
+def work_out(match_id: str, state: MatchState, counted: Tally | None = None) -> tuple[Rows, str]:
+    """Each player's figures (match_players rows) and the chart's points (not written); ``counted``:
+    the state's tally (``summary.tally``), if the caller has it."""
+    counted = counted or tally(state)
+    rows = [figure_row(match_id, f) for f in figures(state, counted)]
+    return rows, json.dumps(totals_by_round(state, counted))
 
 
 def write(db: Database, match_id: str, rows: Rows, chart: str) -> None:

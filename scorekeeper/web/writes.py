@@ -26,17 +26,20 @@ from scorekeeper.matchfile import MatchFile, write_event
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
+from scorekeeper.summary import Tally, tally
 from scorekeeper.web import capabilities, figures, people
 from scorekeeper.web.db import get_db, immediate, now
 from scorekeeper.web.eventlog import (
     StoredMatch,
     events_text,
     keep,
+    kept_tally,
     load_match,
     match_size,
     state_at,
     state_of,
     state_size,
+    tally_size,
     text_bytes,
 )
 from scorekeeper.web.offload import offload
@@ -83,6 +86,7 @@ class Step:
     payloads: tuple[str, ...]
     figures: figures.Rows | None  # None: the tap changed none of them (kept as they are)
     chart: str | None
+    counted: Tally | None = None  # what ``figures`` and ``chart`` were worked out from (kept for the next)
 
 
 def decide(
@@ -120,7 +124,10 @@ def decide(
     payloads = tuple(json.dumps(_fields(event), ensure_ascii=False) for event in events)
     if before is not None and _same_figures(before, state):
         return Step(match, after, state, payloads, None, None)
-    return Step(match, after, state, payloads, *figures.work_out(match.id, state))
+    # From the tally kept for the match's figures the last time they changed: a tap adds its own
+    # changes, instead of walking every change of the match (an undo's state counts from the start).
+    counted = tally(state, kept_tally(match))
+    return Step(match, after, state, payloads, *figures.work_out(match.id, state, counted), counted)
 
 
 def _same_figures(before: MatchState, after: MatchState) -> bool:
@@ -254,6 +261,8 @@ def _keep(step: Step) -> None:
     text = text_bytes(after)
     keep("match", after, after, match_size(after, text))
     keep("state", after, step.state, state_size(after, text))
+    if step.counted is not None:
+        keep("tally", after, step.counted, tally_size(step.state))
 
 
 def creation_digest(players: Sequence[str], rules: Rules, events: Sequence[Event] = ()) -> str:

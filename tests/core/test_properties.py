@@ -66,7 +66,8 @@ def test_undo_after_any_event_equals_never_having_recorded_it(data, players, rul
 @settings(max_examples=40, deadline=None)
 @given(st.data(), PLAYERS, RULES)
 def test_the_charts_points_are_the_score_sheets_totals_at_every_rounds_end(data, players, rules):
-    """totals_by_round walks the changes itself (the write path works it out on every tap)."""
+    """totals_by_round reads the tally (the write path works it out at every tap that changes a total),
+    score_sheet walks the changes."""
     _, states = play_randomly(data, players, rules)
     for state in states:
         sheet = [r.totals for r in score_sheet(state) if r.number > 0 and r.finished]
@@ -96,19 +97,26 @@ def test_each_players_best_declaration_is_the_highest_they_declared_in_events_st
 
 @settings(max_examples=40, deadline=None)
 @given(st.data(), PLAYERS, RULES)
-def test_each_players_points_by_source_are_their_changes_summed_whatever_order_the_states_are_asked_in(
+def test_each_players_points_by_source_are_their_changes_summed_whatever_tally_they_go_on_from(
     data, players, rules
 ):
-    """summary.figures goes on from the tally kept for the last state it was asked of (the tap
-    before's); asked in play order, then in any order (an undo goes back to an older state), each
-    player's points by source and Chicagos are still what walking every change from the start gives."""
+    """The write path works a tap's figures out from the tally of the match before it
+    (summary.tally(state, since)). Gone on from the state before's tally (play order), from any
+    other state's (an undo goes back, another branch shares a beginning) or from none, each
+    player's points by source, Chicagos and the chart are what walking every change from the
+    start gives."""
     from scorekeeper.scores import Reason
-    from scorekeeper.summary import figures
+    from scorekeeper.summary import figures, tally
 
     _, states = play_randomly(data, players, rules, steps=80)
     order = data.draw(st.permutations(range(len(states))))
-    for asked, at in enumerate([*range(len(states)), *order], start=1):
+    tallies = {}
+    asked = [*range(len(states)), *order]  # play order, then any order
+    for before, at in zip([None, *asked], asked, strict=False):
         state = states[at]
+        since = tallies.get(before)
+        counted = tally(state, since)
+        tallies[at] = counted
         points: list[dict[str, int]] = [{} for _ in players]
         chicagos = [[0, 0] for _ in players]
         for change in state.changes():
@@ -116,12 +124,9 @@ def test_each_players_points_by_source_are_their_changes_summed_whatever_order_t
             points[change.seat][key] = points[change.seat].get(key, 0) + change.delta
             chicagos[change.seat][0] += change.reason is Reason.CHICAGO_WON
             chicagos[change.seat][1] += change.reason is Reason.CHICAGO_LOST
-        found = figures(state)
-        assert [f.points for f in found] == points
-        assert [[f.chicago_won, f.chicago_lost] for f in found] == chicagos
-        assert [sum(f.points.values()) for f in found] == list(state.scores)
-        if asked == len(states):  # asked in play order: one tally kept in the whole match, not one a tap
-            node, kept = state.history, 0
-            while node is not None:
-                kept, node = kept + (node.kept is not None), node.before
-            assert kept == (state.history is not None)
+        for found in (figures(state, counted), figures(state)):
+            assert [f.points for f in found] == points
+            assert [[f.chicago_won, f.chicago_lost] for f in found] == chicagos
+            assert [sum(f.points.values()) for f in found] == list(state.scores)
+        sheet = [r.totals for r in score_sheet(state) if r.number > 0 and r.finished]
+        assert totals_by_round(state, counted) == [(0,) * len(players), *sheet]

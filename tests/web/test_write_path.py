@@ -19,6 +19,7 @@ from scorekeeper.match import apply, replay
 from scorekeeper.matchfile import MatchFile, load
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
+from scorekeeper.summary import tally
 from scorekeeper.web import ConfigError, create_app, eventlog, migrations, writes
 from scorekeeper.web import db as database
 from scorekeeper.web.cache import Cache, cache
@@ -210,7 +211,8 @@ def test_taps_keep_one_version_of_their_match_and_a_few_states(app, keeper):
 
 @pytest.mark.parametrize("length", [None, 1000])
 def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper, length):
-    """A recorded match of 53 events, and a simulated one of 1,000 (an evening's match is 150-400)."""
+    """A recorded match of 53 events, and a simulated one of 1,000 (an evening's match is 150-400);
+    its figures' tally too (kept for the next tap's)."""
     file = load(recorded("two-players-to-royal-flush"))
     if length is not None:
         players = ("Anna", "Bo", "Cia")
@@ -224,10 +226,17 @@ def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper, le
         before = tracemalloc.get_traced_memory()[0]
         match = eventlog.load_match(match_id)
         read = tracemalloc.get_traced_memory()[0] - before
-        eventlog.state_of(match)
+        state = eventlog.state_of(match)
         replayed = tracemalloc.get_traced_memory()[0] - before - read
+        kept = tally(state)
+        counted = tracemalloc.get_traced_memory()[0] - before - read - replayed
+        assert kept.last is state.last_change
         tracemalloc.stop()
-        for used, estimate in ((read, eventlog.match_size(match)), (replayed, eventlog.state_size(match))):
+        for used, estimate in (
+            (read, eventlog.match_size(match)),
+            (replayed, eventlog.state_size(match)),
+            (counted, eventlog.tally_size(state)),
+        ):
             assert 0 < used <= estimate < 4 * used, (used, estimate)  # an estimate, not a wild overstatement
 
 
