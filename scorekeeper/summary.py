@@ -64,9 +64,13 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
 def totals_by_round(state: MatchState, counted: Tally | None = None) -> list[tuple[int, ...]]:
     """Everybody's total at the start (all 0) and after each round played to the end: the chart's points.
     ``counted``: the state's tally, if the caller has it."""
-    start = [(0,) * len(state.players)]
-    ends = _round_totals(state, counted)
-    return start + [after for number, after, _, finished in ends if number > 0 and finished]
+    ends = _ends(state, counted)
+    running = ends.get(0, (0,) * len(state.players))  # corrections before the first deal
+    chart = [(0,) * len(state.players)]
+    for number in range(1, state.round + 1 if state.is_finished else state.round):
+        running = ends.get(number, running)
+        chart.append(running)
+    return chart
 
 
 def _round_totals(
@@ -76,14 +80,20 @@ def _round_totals(
     (after the zero floor), and whether it was played to the end; round 0 only if corrections
     came before the first deal. From the tally: the write path works the chart out at every
     tap that changes a total."""
-    ends: dict[int, tuple[int, ...]] = {}
-    for number, totals in (counted or tally(state)).round_ends():
-        ends.setdefault(number, totals)  # newest first: the first seen of a round is its end
+    ends = _ends(state, counted)
     running: tuple[int, ...] = (0,) * len(state.players)
     for number in range(0 if 0 in ends else 1, state.round + 1):
         before, running = running, ends.get(number, running)
         gained = tuple(after - was for after, was in zip(running, before, strict=True))
         yield number, running, gained, number < state.round or state.is_finished
+
+
+def _ends(state: MatchState, counted: Tally | None) -> dict[int, tuple[int, ...]]:
+    """Everybody's totals after each round's last change, by round (rounds with no change left out)."""
+    ends: dict[int, tuple[int, ...]] = {}
+    for number, totals in (counted or tally(state)).round_ends():
+        ends.setdefault(number, totals)  # newest first: the first seen of a round is its end
+    return ends
 
 
 @dataclass(frozen=True, slots=True)
