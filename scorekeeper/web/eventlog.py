@@ -91,8 +91,8 @@ class StoredMatch:
 MATCH_BYTES, MATCH_EVENT_BYTES = 3_000, 260
 STATE_BYTES, STATE_EVENT_BYTES = 2_000, 80
 # A match's tally (summary.Tally, kept for its next figures): each seat's points by source, and
-# everybody's totals at each round's end (60-100 bytes a round measured, 2-4 players).
-TALLY_BYTES, TALLY_ROUND_BYTES = 600, 110
+# everybody's totals at each round's end (a round's entry, its tuple and each total above 256).
+TALLY_BYTES, TALLY_ROUND_BYTES, TALLY_SEAT_ROUND_BYTES = 1_500, 80, 40
 # How many versions of each kind are kept per match: the newest match (a newer version is read
 # on from it); the newest four states (an undo of the latest tap starts at the one before, and
 # undos one after the other at those before it; older ones are replayed).
@@ -130,7 +130,8 @@ def tally_size(state: MatchState) -> int:
     """What a tally of ``state`` costs to keep (the note of the change it counted up to included)."""
     last = state.last_change
     note = sys.getsizeof(last.note) if last is not None and isinstance(last.note, str) else 0
-    return TALLY_BYTES + TALLY_ROUND_BYTES * (state.round + 1) + note
+    per_round = TALLY_ROUND_BYTES + TALLY_SEAT_ROUND_BYTES * len(state.players)
+    return TALLY_BYTES + per_round * (state.round + 1) + note
 
 
 def kept_tally(match: StoredMatch) -> Tally | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import gc
 import random
 import sqlite3
 import sys
@@ -222,14 +223,20 @@ def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper, le
         match_id, _ = writes.create_match(file.players, file.rules)
         writes.append_events(match_id, 0, file.events)
         cache().clear()
+        gc.collect()
         tracemalloc.start()
-        before = tracemalloc.get_traced_memory()[0]
+
+        def held() -> int:  # what is held now, after the collector has freed this step's garbage
+            gc.collect()  # (without it a collection in one step may free the step before's)
+            return tracemalloc.get_traced_memory()[0]
+
+        before = held()
         match = eventlog.load_match(match_id)
-        read = tracemalloc.get_traced_memory()[0] - before
+        read = held() - before
         state = eventlog.state_of(match)
-        replayed = tracemalloc.get_traced_memory()[0] - before - read
+        replayed = held() - before - read
         kept = tally(state)
-        counted = tracemalloc.get_traced_memory()[0] - before - read - replayed
+        counted = held() - before - read - replayed
         assert kept.last is state.last_change
         tracemalloc.stop()
         for used, estimate in (
@@ -386,8 +393,6 @@ def test_taps_and_pages_leave_no_more_than_a_few_bytes_a_tap_beyond_what_the_cac
     kept per tap is hundreds of bytes or more; what is left now is some 50 bytes a tap (most of it
     blocks allocated inside ``datetime.now().isoformat()`` of the write's stamp, which no Python
     object was found to hold, and which that call alone does not leave behind)."""
-    import gc
-
     events, _ = random_events(("Anna", "Bo", "Cia"), Rules(target=1000), random.Random(3).choice, 80)
     app = create_app(
         {
