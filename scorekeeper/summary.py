@@ -73,14 +73,11 @@ def totals_by_round(state: MatchState, counted: Tally | None = None) -> list[tup
     return chart
 
 
-def _round_totals(
-    state: MatchState, counted: Tally | None = None
-) -> Iterator[tuple[int, tuple[int, ...], tuple[int, ...], bool]]:
+def _round_totals(state: MatchState) -> Iterator[tuple[int, tuple[int, ...], tuple[int, ...], bool]]:
     """Each round's number, everybody's totals at its end (or now), the points it gave each seat
     (after the zero floor), and whether it was played to the end; round 0 only if corrections
-    came before the first deal. From the tally: the write path works the chart out at every
-    tap that changes a total."""
-    ends = _ends(state, counted)
+    came before the first deal (the score sheet's)."""
+    ends = _ends(state, None)
     running: tuple[int, ...] = (0,) * len(state.players)
     for number in range(0 if 0 in ends else 1, state.round + 1):
         before, running = running, ends.get(number, running)
@@ -111,7 +108,7 @@ class Tally:
     source (``PlayerFigures.points``), Chicagos won and lost, and everybody's totals at each
     round's end (a persistent list, newest first).
 
-    The write path keeps the newest match's tally and works the next one out from it
+    The write path keeps each match's newest tally and works the next one out from it
     (``tally(state, since)``): a tap adds what it changed, instead of walking the whole match.
     """
 
