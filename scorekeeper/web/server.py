@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
-from scorekeeper.web import qr
+from scorekeeper.web import collector, qr
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -127,6 +127,11 @@ GEVENT_STREAMS = 4000
 KEEPALIVE = {"gevent": 30, "gthread": 2}
 
 
+def _in_each_worker(arbiter: Any, worker: Any) -> None:
+    """Gunicorn's ``post_fork`` hook: a worker freezes what survives each full collection (collector.py)."""
+    collector.install()
+
+
 def live_streams(worker_class: str, threads: int) -> int:
     """How many live-view streams one worker may hold under ``worker_class``."""
     return GEVENT_STREAMS if worker_class == "gevent" else threads // 2
@@ -176,6 +181,7 @@ def serve(
             "graceful_timeout": 5,
             "keepalive": KEEPALIVE[worker_class],
             "preload_app": True,
+            "post_fork": _in_each_worker,
             # The app alone decides which X-Forwarded-* to trust (PROXIES, TRUST.md S13): gunicorn
             # would otherwise take X-Forwarded-Proto from any process on 127.0.0.1.
             "secure_scheme_headers": {},
