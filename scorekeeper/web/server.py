@@ -161,7 +161,8 @@ def serve(
     _return_large_blocks()
     # What the app made at start lives as long as the process: kept out of the collector's way
     # (a full collection scanned it all, 90,000 objects, in every pause), and untouched pages
-    # stay shared between the forked workers (the gc module's own advice for fork servers).
+    # stay shared between the forked workers (the gc module's own advice for fork servers)
+    # until a worker's collector first thaws everything (collector.py), 33 full collections in.
     gc.collect()
     gc.freeze()
     lan = lan_address() if host in ALL_INTERFACES else None
