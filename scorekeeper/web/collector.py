@@ -65,9 +65,3 @@ def install() -> Freezer:
     freezer = Freezer()
     gc.callbacks.append(freezer)
     return freezer
-
-
-def uninstall(freezer: Freezer) -> None:
-    """Take ``freezer`` out and thaw everything (the tests' way back to the collector's defaults)."""
-    gc.callbacks.remove(freezer)
-    gc.unfreeze()
