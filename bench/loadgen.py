@@ -134,6 +134,9 @@ class Table:
     token: str = ""
     reference: bool = False
     key: str = ""  # the tap's idempotency key: a new one once a tap is recorded, as the swap brings
+    # Taps ask for the acknowledgement only (RFC 7240 ``Prefer: return=minimal``: 204, no screen
+    # rendered): everything a tap does but its answer's render, for bench/capacity.py's ceiling.
+    acknowledged_only: bool = False
     due_of: dict[int, float] = field(default_factory=dict)  # version -> when the tap that made it was due
 
     async def tap(self) -> int:
@@ -150,7 +153,12 @@ class Table:
             # if the server had recorded it, it answers with the original result (TRUST.md W2).
             self.key = self.key or f"{self.match}-{self.version}-{random.random()}"
             form = {**fields, "version": str(self.version), "key": self.key, "csrf_token": self.token}
-            status, _, _ = await self.keeper.request("POST", path, form, {"HX-Request": "true"})
+            headers = {
+                "HX-Request": "true",
+                **({"Prefer": "return=minimal"} if self.acknowledged_only else {}),
+            }
+            status, _, _ = await self.keeper.request("POST", path, form, headers)
+            status = 200 if status == 204 and self.acknowledged_only else status
         if status == 200:
             self.version += 1
             self.key = ""

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import sqlite3
 import sys
 import tempfile
 import time
@@ -48,6 +50,7 @@ from load import ms, raise_file_limit  # noqa: E402
 from servers import Served, machine_busy_seconds, min_median, running  # noqa: E402
 
 from scorekeeper.web import live  # noqa: E402
+from scorekeeper.web.eventlog import MATCH_EVENT_BYTES, STATE_EVENT_BYTES  # noqa: E402
 
 OPENING = 2.0  # seconds between the last stream opened and the first tap
 SETTLE = (
@@ -331,6 +334,15 @@ async def push_rows(
     return found
 
 
+CACHED_EVENT_BYTES = MATCH_EVENT_BYTES + STATE_EVENT_BYTES
+
+
+def stored_events(db: Path) -> int:
+    """The events stored in the server's database so far (a reader beside the server, WAL)."""
+    with contextlib.closing(sqlite3.connect(db, timeout=30)) as connection:
+        return int(connection.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
 async def soak(server: Served, tables: list[loadgen.Table], minutes: int) -> list[list[float]]:
     """``tables`` with their streams for ``minutes`` in one run; worker RSS each minute, printed and returned."""
     loop = asyncio.get_running_loop()
@@ -344,14 +356,21 @@ async def soak(server: Served, tables: list[loadgen.Table], minutes: int) -> lis
             print(f"{'':>7}minute {minute:>3}: worker RSS MB {', '.join(f'{x:.0f}' for x in samples[-1])}")
 
     sampler = asyncio.ensure_future(sample())
+    events = stored_events(server.db)
     run = await one_run(tables, minutes * 60.0, server.cpu_seconds)
     await sampler
+    added = stored_events(server.db) - events
     print(heading())
     print(row(len(tables), f"app, {server.worker_class}, push", [figures(run, len(tables))]))
     growth = [last - first for first, last in zip(samples[0], samples[-1], strict=False)]
     print(
         f"{'':>7}worker RSS growth from minute 1 to minute {minutes}: {', '.join(f'{g:+.1f} MB' for g in growth)};"
         f" updates unseen at the end {run.unseen}"
+        # What the live matches grew by meanwhile: a worker keeps every match it serves (the cache's
+        # budget is far from full here), charged by eventlog's estimate of a kept match and state.
+        f"\n{'':>7}events recorded in the soak: {added:,}, which a worker keeping every match holds as"
+        f" {added * CACHED_EVENT_BYTES / 2**20:.1f} MB more (eventlog's estimate:"
+        f" {CACHED_EVENT_BYTES} bytes an event, match and state)"
         + (f"; first errors: {run.errors[:2]}" if run.errors else "")
     )
     return samples
