@@ -6,11 +6,49 @@ The counters live in the worker's memory: with several workers, each counts on i
 
 from __future__ import annotations
 
+import threading
+
 from flask import Response, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits.storage import MemoryStorage
 
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[])
+
+class LockedMemoryStorage(MemoryStorage):
+    """limits' memory storage, its counts taken one at a time (``locked-memory://``).
+
+    The memory storage of limits 5.8 (the newest on the index here) restarts its expiry timer
+    without a lock: two threads that count at once can both find the timer stopped, and the
+    second starts the timer the first made, which raises RuntimeError ("threads can only be
+    started once"): a 500 for a spectator or an import (seen in tests/load, four imports at
+    once). Upstream locks it since alisaifee/limits#352. Each counting method here holds one
+    lock around the library's own; they are cheap, and only the limited routes count.
+    """
+
+    STORAGE_SCHEME = ["locked-memory"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: str) -> None:
+        self._counting = threading.RLock()
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        with self._counting:
+            return super().incr(key, expiry, amount)
+
+    def decr(self, key: str, amount: int = 1) -> int:
+        with self._counting:
+            return super().decr(key, amount)
+
+    def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        with self._counting:
+            return super().acquire_entry(key, limit, expiry, amount)
+
+    def acquire_sliding_window_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        with self._counting:
+            return super().acquire_sliding_window_entry(key, limit, expiry, amount)
+
+
+limiter = Limiter(key_func=get_remote_address, storage_uri="locked-memory://", default_limits=[])
 
 # The routes that take a secret from the link, and the import; the limiter skips every other
 # request at once.
