@@ -106,7 +106,7 @@ def watch_stream() -> Response:
         abort(404)
     versions = live.versions()
     if not versions.join(*found):
-        return Response(status=204)
+        return Response(b"", status=204)  # an empty body, counted: Flask-Compress leaves it alone
 
     match_id, kept = found[0], cache()
     group = _board_group(match_id)
