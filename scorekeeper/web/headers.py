@@ -1,4 +1,5 @@
-"""The security headers of every response (TRUST.md S3, S5), for Flask and for the WSGI layer alike.
+"""The security headers of every response (TRUST.md S3, S5), for Flask and for the WSGI layer alike,
+and the app's one bodiless answer, 204.
 
 One function says which headers a response carries, so that an answer given
 before Flask (``unchanged.py``) carries exactly the ones Flask would add.
@@ -36,3 +37,9 @@ def add_security_headers(response: Response) -> Response:
     if page:
         response.headers.setdefault("Cache-Control", "no-store")
     return response
+
+
+def no_content() -> Response:
+    """A 204 whose empty body is counted (a length of 0): without one, Flask-Compress compressed
+    the nothing and sent ``Content-Encoding`` on a 204."""
+    return Response(b"", status=204)

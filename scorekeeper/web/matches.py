@@ -34,6 +34,7 @@ from scorekeeper.web.forms import (
     typed_back,
     whole_number,
 )
+from scorekeeper.web.headers import no_content
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.i18n import gettext as _
@@ -146,7 +147,7 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
         )
     response: BaseResponse
     if "return=minimal" in request.headers.get("Prefer", ""):  # RFC 7240: the acknowledgement only
-        response = Response(b"", status=204)  # an empty body, counted: Flask-Compress leaves it alone
+        response = no_content()
         response.headers["Preference-Applied"] = "return=minimal"
     elif wants_partial():  # the match as this tap left it (or as a repeated key found it)
         response = _table(appended.match)

@@ -15,6 +15,7 @@ from flask import Response, abort, current_app, render_template, request
 from scorekeeper.web import eventlog, live
 from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.eventlog import StoredMatch
+from scorekeeper.web.headers import no_content
 from scorekeeper.web.htmx import render
 from scorekeeper.web.i18n import get_locale
 from scorekeeper.web.limits import limiter, wrong_secret
@@ -106,7 +107,7 @@ def watch_stream() -> Response:
         abort(404)
     versions = live.versions()
     if not versions.join(*found):
-        return Response(b"", status=204)  # an empty body, counted: Flask-Compress leaves it alone
+        return no_content()
 
     match_id, kept = found[0], cache()
     group = _board_group(match_id)
