@@ -121,9 +121,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _dashed_id(argv: Sequence[str]) -> list[str]:
+    """``export -abc…`` read as ``export -- -abc…``: argparse takes a word that starts with '-' for an
+    option, and a match id (``secrets.token_urlsafe``) starts with one about one time in 64.
+
+    Every word of ``export`` that is none of its options (``--db PATH``, ``--db=PATH``, ``-h``) is
+    its id; a command line that already has ``--`` is left as it is.
+    """
+    if list(argv[:1]) != ["export"] or "--" in argv:
+        return list(argv)
+    options: list[str] = []
+    words: list[str] = []
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word == "--db":
+            options += argv[i : i + 2]  # the option and its path
+            i += 1
+        elif word in ("-h", "--help") or word.startswith("--db="):
+            options.append(word)
+        else:
+            words.append(word)
+        i += 1
+    return ["export", *options, "--", *words]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (2, and one line saying why, if the app will not start)."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_dashed_id(sys.argv[1:] if argv is None else argv))
     try:
         return _run(args)
     except (ConfigError, CannotStart) as error:
