@@ -35,7 +35,7 @@ from scorekeeper import __version__
 from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, live, unchanged
 from scorekeeper.web.faults import fault_of
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.limits import IMPORT_RATE, limiter
+from scorekeeper.web.limits import CREATE_RATE, CREATE_ROUTES, IMPORT_RATE, limiter
 from scorekeeper.web.macros import action_form
 from scorekeeper.web.picker import picker
 from scorekeeper.words import N_
@@ -196,6 +196,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll; roles renew when added
         RATELIMIT_HEADERS_ENABLED=False,
         IMPORT_RATE_LIMIT=os.environ.get("SCOREKEEPER_IMPORT_RATE_LIMIT", IMPORT_RATE),
+        CREATE_RATE_LIMIT=os.environ.get("SCOREKEEPER_CREATE_RATE_LIMIT", CREATE_RATE),
         APP_VERSION=__version__,
         CACHE_BYTES=_cache_bytes(os.environ.get("SCOREKEEPER_CACHE_MB")),
         # A table's answer (about 11 KB of HTML) compresses to 2.6 KB at level 1 and 2.3 KB at the
@@ -269,11 +270,15 @@ ERRORS = {
     500: (N_("Something went wrong"), N_("Nothing was recorded. Reload the page and try again.")),
     503: (N_("Read only"), N_("The score database needs attention; nothing can be recorded now.")),
 }
+# The 429 of a route that makes a match (the import says its own, history.py).
+TOO_MANY_MATCHES = N_("Too many new matches from this address: wait a minute, then try again.")
 
 
 def error_page(code: int, message: str | None = None) -> tuple[str, int]:
     """The short HTML page of an error: no traceback, SQL, path or token (TRUST.md I2)."""
     title, default = ERRORS.get(code, ERRORS[500])
+    if code == 429 and request.endpoint in CREATE_ROUTES:
+        default = TOO_MANY_MATCHES
     text = _(message or default)
     return render_template("error.html", code=code, title=_(title), message=text), code
 

@@ -29,7 +29,7 @@ from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
-from scorekeeper.web.limits import import_rate, limiter
+from scorekeeper.web.limits import creations, import_rate, limiter
 from scorekeeper.web.offload import offload
 from scorekeeper.web.table import full_log, table_context
 
@@ -83,6 +83,7 @@ def _forbidden(match_id: str) -> None:
 
 
 @bp.post("/m/<match_id>/rematch")
+@creations
 @keeper_required(_forbidden)  # the scorekeeper starts the rematch; the others follow the new live link
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""

@@ -1,5 +1,6 @@
 """Rate limits (Flask-Limiter): wrong secrets are counted per address, right ones never (TRUST.md S8);
-imports are counted per address, so that a few clients cannot keep the worker replaying files (I7).
+imports are counted per address, so that a few clients cannot keep the worker replaying files (I7);
+so are the matches made (a new match, a rematch): each new name in one is a new person on every list.
 
 The counters live in the worker's memory: with several workers, each counts on its own.
 """
@@ -50,13 +51,18 @@ class LockedMemoryStorage(MemoryStorage):
 
 limiter = Limiter(key_func=get_remote_address, storage_uri="locked-memory://", default_limits=[])
 
-# The routes that take a secret from the link, and the import; the limiter skips every other
-# request at once.
+# The routes that take a secret from the link, those that make a match, and the import; the
+# limiter skips every other request at once.
 SECRET_ROUTES = frozenset({"matches.claim", "matches.watch", "matches.watch_board", "matches.watch_stream"})
-LIMITED_ROUTES = SECRET_ROUTES | {"history.import_file"}
+CREATE_ROUTES = frozenset({"matches.new", "history.rematch"})
+LIMITED_ROUTES = SECRET_ROUTES | CREATE_ROUTES | {"history.import_file"}
 # A club imports a handful of matches at a time; ten a minute lets that through and costs a
 # worker at most ten replays of a capped file a minute per address.
 IMPORT_RATE = "10 per minute"
+# A table starts a new match every few minutes at most; thirty a minute per address lets a room
+# of tables behind one router start together. Two clients looping new matches for a minute made
+# 15,295 people without it (issue 24); with it they make 60 matches at most.
+CREATE_RATE = "30 per minute"
 
 
 @limiter.request_filter
@@ -69,6 +75,21 @@ def wrong_secret(response: Response) -> bool:
     return response.status_code == 404
 
 
+def created(response: Response) -> bool:
+    """Only a match made (a 303 to it) uses up the allowance: a seat-order button or a refused form
+    makes nothing."""
+    return response.status_code == 303
+
+
+def create_rate() -> str:
+    """Matches made per address (``CREATE_RATE_LIMIT``, or SCOREKEEPER_CREATE_RATE_LIMIT)."""
+    return str(current_app.config["CREATE_RATE_LIMIT"])
+
+
 def import_rate() -> str:
     """Imports allowed per address (``IMPORT_RATE_LIMIT``, or SCOREKEEPER_IMPORT_RATE_LIMIT)."""
     return str(current_app.config["IMPORT_RATE_LIMIT"])
+
+
+# One allowance per address for every route that makes a match (the import has its own).
+creations = limiter.shared_limit(create_rate, scope="creations", methods=["POST"], deduct_when=created)

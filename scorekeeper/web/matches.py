@@ -38,7 +38,7 @@ from scorekeeper.web.headers import no_content
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.limits import limiter, wrong_secret
+from scorekeeper.web.limits import creations, limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
 from scorekeeper.web.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
 from scorekeeper.words import N_, said
@@ -78,6 +78,7 @@ def _link_number(name: str, bounds: Bounds, label: str) -> int:
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@creations
 def new() -> BaseResponse:
     """The new-match form; its buttons reorder seats, and its last one starts the match."""
     if request.method == "GET":

@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 from trusttools import Browser, db_bytes, fingerprint, strict_app
 from webtools import MATCHES
 
-from scorekeeper.web import capabilities
+from scorekeeper.web import capabilities, create_app
 from scorekeeper.web import db as database
 
 NEW_MATCH = {"name": ["Anna", "Bo", "Cia"], "dealer": "0", "start": "1"}
@@ -158,3 +158,41 @@ def test_an_import_key_reused_with_another_file_is_refused_and_changes_nothing(b
     response = browser.post("/import", {"key": key, "text": (MATCHES / "tie-break-to-ten.json").read_text()})
     assert response.status_code == 422 and "already used" in response.text
     assert fingerprint(browser.app) == before
+
+
+# Issue 24: matches made are counted per address, so that a client looping /new cannot fill
+# every list of people; a real club never meets the limit (30 a minute, a setting).
+
+
+def test_more_than_30_matches_a_minute_from_one_address_get_429_saying_so(browser):
+    app = browser.app
+    assert browser.post("/new", {**NEW_MATCH, "start": None, "move": "1"}).status_code == 200  # seats
+    assert browser.post("/new", {**NEW_MATCH, "name": ["Anna"]}).status_code == 422  # one player
+    finished = finished_match(browser)  # imported: the import's own allowance
+    made = [browser.post("/new", {**NEW_MATCH, "key": form_key(browser, "/new")}) for _ in range(29)]
+    assert [r.status_code for r in made] == [303] * 29  # the buttons and the refusal made nothing
+    assert (
+        browser.post(f"/m/{finished}/rematch", {"key": form_key(browser, f"/m/{finished}")}).status_code
+        == 303
+    )
+    before = fingerprint(app)
+    refused = browser.post("/new", {**NEW_MATCH, "key": form_key(browser, "/new")})
+    assert refused.status_code == 429
+    page = BeautifulSoup(refused.text, "html.parser")
+    assert "Too many new matches from this address" in page.find("main").text
+    assert "wrong links" not in refused.text
+    rematch = browser.post(f"/m/{finished}/rematch", {"key": form_key(browser, f"/m/{finished}")})
+    assert rematch.status_code == 429 and "Too many new matches" in rematch.text  # one allowance
+    swedish = browser.post("/new", NEW_MATCH, headers={"Accept-Language": "sv"})
+    assert swedish.status_code == 429 and "Too many new matches" not in swedish.text
+    assert fingerprint(app) == before
+    elsewhere = browser.post("/new", NEW_MATCH, environ_overrides={"REMOTE_ADDR": "192.0.2.7"})
+    assert elsewhere.status_code == 303  # another address has its own allowance
+    assert browser.get("/new").status_code == 200  # the form itself is not limited
+
+
+def test_the_creation_rate_is_a_setting(app, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_CREATE_RATE_LIMIT", "2 per minute")
+    config = {key: value for key, value in app.config.items() if key != "CREATE_RATE_LIMIT"}
+    browser = Browser(create_app({**config, "WTF_CSRF_ENABLED": True, "RATELIMIT_ENABLED": True}))
+    assert [browser.post("/new", NEW_MATCH).status_code for _ in range(3)] == [303, 303, 429]
