@@ -1,4 +1,4 @@
-"""A real server for the load and crash tests: gunicorn on 127.0.0.1, and a scorekeeper speaking HTTP."""
+"""A real server for the load and crash tests: `scorekeeper serve` on 127.0.0.1, and a scorekeeper speaking HTTP."""
 
 from __future__ import annotations
 
@@ -37,14 +37,12 @@ class Server:
     def __init__(
         self,
         db: Path,
-        workers: int = 1,
-        threads: int = 8,
+        threads: int | None = None,
         access_log: Path | None = None,
         env: dict[str, str] | None = None,
-        worker_class: str = "gthread",
     ) -> None:
-        self.db, self.workers, self.threads, self.access_log = db, workers, threads, access_log
-        self.env, self.worker_class = env or {}, worker_class
+        self.db, self.threads, self.access_log = db, threads, access_log
+        self.env = env or {}
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         # The server's stderr, in a file: a pipe nobody reads would block a server that logs
@@ -62,8 +60,8 @@ class Server:
             "--db",
             str(self.db),
         ]
-        args += ["--workers", str(self.workers), "--threads", str(self.threads)]
-        args += ["--worker-class", self.worker_class]
+        if self.threads is not None:
+            args += ["--threads", str(self.threads)]
         if self.access_log is not None:
             args += ["--access-log", str(self.access_log)]
         env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONUNBUFFERED": "1", **self.env}
@@ -83,15 +81,11 @@ class Server:
         self.kill()
         raise RuntimeError("the server did not start")
 
-    def worker_rss_mb(self) -> list[float]:
-        """Each gunicorn worker's resident memory (VmRSS), in MB (10^6 bytes)."""
+    def rss_mb(self) -> float:
+        """The server's resident memory (VmRSS), in MB (10^6 bytes)."""
         assert self.process is not None
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
-        sizes = []
-        for pid in children:
-            status = Path(f"/proc/{pid}/status").read_text()
-            sizes.append(int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) * 1024 / 1e6)
-        return sizes
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) * 1024 / 1e6
 
     def kill(self) -> None:
         """kill -9 every process of the server, at once."""

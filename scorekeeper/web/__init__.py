@@ -32,7 +32,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, live, unchanged
+from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, live
 from scorekeeper.web.faults import fault_of
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.limits import CREATE_RATE, CREATE_ROUTES, IMPORT_RATE, limiter
@@ -244,7 +244,6 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     )
     app.after_request(headers.add_security_headers)
     _error_pages(app)
-    unchanged.init_app(app)  # last: it stands in front of everything else
     return app
 
 
@@ -313,5 +312,5 @@ def _error_pages(app: Flask) -> None:
         if fault is None:
             return server_error(error)
         app.logger.warning("scores cannot be saved: %s (%s)", fault.reason, error)
-        db.forget_connection(app.config["DATABASE"])
+        db.forget_connection()
         return error_page(503, fault.message)

@@ -96,18 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--port", type=_number(1, 65535), default=5000, help="port (default 5000)")
     server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the instance folder)")
     server.add_argument(
-        "--workers", type=_number(1, 64), default=1, help="gunicorn worker processes (default 1)"
+        "--threads", type=_number(1, 256), default=16, help="threads that answer requests (default 16)"
     )
     server.add_argument(
-        "--threads", type=_number(1, 256), default=8, help="threads per gthread worker (default 8)"
-    )
-    server.add_argument(
-        "--worker-class",
-        choices=("gthread", "gevent"),
-        default=os.environ.get("SCOREKEEPER_WORKER_CLASS", "gevent"),
-        help="gunicorn worker class (default gevent, or SCOREKEEPER_WORKER_CLASS): gevent holds every"
-        " spectator's live-view stream; gthread holds threads // 2 a worker, and the other pages poll"
-        " (docs/scaling.md)",
+        "--streams",
+        type=_number(0, 5000),
+        default=1000,
+        help="live-view streams held at once, a thread each (default 1000); beyond them pages poll",
     )
     server.add_argument("--access-log", help="write an access log to this file ('-' for the terminal)")
     exporter = commands.add_parser("export", help="print a stored match as a chicago-match/1 file")
@@ -162,15 +157,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from scorekeeper.web.server import serve
 
-        serve(
-            _app(args.db),
-            args.host,
-            args.port,
-            args.workers,
-            args.threads,
-            args.access_log,
-            args.worker_class,
-        )
+        serve(_app(args.db), args.host, args.port, args.threads, args.streams, args.access_log)
         return 0
     if args.command == "export":
         return export_match(args.match_id, args.db)

@@ -1,9 +1,4 @@
-"""The security headers of every response (TRUST.md S3, S5), for Flask and for the WSGI layer alike,
-and the app's one bodiless answer, 204.
-
-One function says which headers a response carries, so that an answer given
-before Flask (``unchanged.py``) carries exactly the ones Flask would add.
-"""
+"""The security headers of every response (TRUST.md S3, S5), and the app's one bodiless answer, 204."""
 
 from __future__ import annotations
 

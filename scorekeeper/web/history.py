@@ -30,7 +30,6 @@ from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
 from scorekeeper.web.limits import creations, import_rate, limiter
-from scorekeeper.web.offload import offload
 from scorekeeper.web.table import full_log, table_context
 
 bp = Blueprint("history", __name__)
@@ -38,15 +37,10 @@ bp = Blueprint("history", __name__)
 HAND_SLOTS = 4
 
 
-# The two pages below take the longest of any (a 5,000-event match's history: some 200 ms of
-# rendering; a step of it: a replay of up to 5,000 events): a gevent worker renders them off its
-# hub (``offload``), so that they do not hold up the taps of every other table (TRUST.md I7).
-
-
 @bp.get("/m/<match_id>/history")
 def match_page(match_id: str) -> str:
     """The whole match: score sheet by round and phase, chart, and every event with its time."""
-    return offload(_match_page, match_or_404(match_id))
+    return _match_page(match_or_404(match_id))
 
 
 def _match_page(match: StoredMatch) -> str:
@@ -68,7 +62,7 @@ def at(match_id: str, step: int) -> str:
     match = match_or_404(match_id)
     if not 0 <= step <= match.version:
         abort(404)
-    return offload(_at, match, step)
+    return _at(match, step)
 
 
 def _at(match: StoredMatch, step: int) -> str:
@@ -129,10 +123,8 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
         return render_template("history/import.html")
     # CSRFProtect reads the whole form (up to 2 MiB, 0.3 s of CPU for one of escapes) before any
     # view runs, and a route's rate limit is counted only when its view runs: a client over its
-    # allowance would still cost the worker that much per post. The body is read here (a gevent
-    # worker's socket belongs to its hub) and parsed off the hub.
-    request.get_data()
-    offload(_read_form)
+    # allowance would still cost the server that much per post.
+    _read_form()
     upload = request.files.get("file")
     # A browser sends the file field even when no file was chosen: then the pasted text counts.
     text = upload.read() if upload is not None and upload.filename else request.form.get("text", "").encode()

@@ -2,9 +2,8 @@
 
 The replay runs before the write lock is taken (``writes.create_match``),
 so a long file never holds up the scorekeepers' taps; a refused file stores
-nothing. An import is capped by what a real match can be, and a worker reads
-one import at a time (TRUST.md I7); in a gevent worker, the reading and the
-replay run off the hub (``offload``).
+nothing. An import is capped by what a real match can be, and the server reads
+one import at a time (TRUST.md I7).
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from flask import current_app
 
 from scorekeeper.matchfile import FormatError, MatchFile, load, not_json
 from scorekeeper.web import writes
-from scorekeeper.web.offload import offload
 from scorekeeper.words import N_, said
 
 # The caps of one import, from the longest matches there are. Random legal play to 52
@@ -58,7 +56,7 @@ def _file(text: str | bytes) -> MatchFile:
 
 
 def _one_at_a_time() -> threading.Lock:
-    """This worker's import lock (on the app, as the cache is).
+    """The app's import lock (on the app, as the cache is).
 
     Reading and replaying a file is CPU work that holds the GIL: two imports at once
     finish no sooner than one after the other, and take twice the share of the
@@ -82,7 +80,7 @@ def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
         found = None if key is None or fingerprint is None else writes.created(key, fingerprint)
         if found is not None:
             return found
-        file = offload(_file, text)
+        file = _file(text)
         return writes.create_match(file.players, file.rules, file.events, key, fingerprint)
 
 

@@ -1,4 +1,12 @@
-"""``scorekeeper serve``: run the app under gunicorn (one gevent worker by default).
+"""``scorekeeper serve``: the app under waitress, the one serving setup (docs/scaling.md says why).
+
+waitress reads every request whole (headers and body) and writes every answer
+in one thread of its own that waits on all the sockets at once; only a request
+read whole takes one of its threads. So a phone that sends slowly, holds idle
+connections or sends a body the app refuses costs the server a socket, never a
+thread another table's tap waits for (TRUST.md I8). Each live-view stream holds
+a thread for as long as it is open: the pool has ``threads`` for requests and
+``streams`` more, and a stream beyond them is refused so that its page polls.
 
 Before it starts it says where phones should open it: the machine's address on
 the network (and its QR code), or why they cannot reach it.
@@ -6,51 +14,34 @@ the network (and its QR code), or why they cannot reach it.
 
 from __future__ import annotations
 
-import ctypes
-import gc
+import logging
+import resource
 import socket
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import waitress
 from flask import Flask
-from gunicorn.app.base import BaseApplication
 
-from scorekeeper.web import collector, qr
+from scorekeeper.web import qr
 
-
-class _Server(BaseApplication):  # type: ignore[misc]
-    def __init__(self, app: Flask, options: dict[str, Any]) -> None:
-        self.app, self.options = app, options
-        super().__init__()
-
-    def load_config(self) -> None:
-        for key, value in self.options.items():
-            self.cfg.set(key, value)
-
-    def load(self) -> Flask:
-        return self.app
-
-
-# A request that computes for long (an import's replay, a long history page) holds the GIL, and
-# a thread answering a tap waits for it at each return from I/O (its socket, each SQLite call):
-# up to the switch interval each time, 5 ms by default. Half a millisecond keeps taps quick
-# beside such a request (TRUST.md I7: tap p95 from 132 to 88 ms while two clients import
-# 5,000-event files back to back), for a few microseconds per switch, paid only when threads
-# compete.
-SWITCH_INTERVAL = 0.0005
-
-# glibc serves a large block (an import's body, a long history page) with mmap and unmaps it when
-# freed, but raises that threshold to the size of each large block freed: later blocks of that size
-# come from the arena of whichever thread asked, and stay in it. With 8 threads the worker kept
-# 100-145 MB after 100 imports of 2 MiB were viewed, and 78 MB with the threshold fixed (TRUST.md I7).
-M_MMAP_THRESHOLD = -3  # mallopt's parameter number (malloc.h)
-LARGE_BLOCK = 128 * 1024  # glibc's own starting threshold
-
-# The request path without its query string, and no Referer: capability secrets travel in
-# query strings, and must never reach a log (TRUST.md S9).
-ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
-
+# Threads that answer requests (taps, pages, polls, imports); a stream never takes one of them.
+THREADS = 16
+# Live-view streams held at once: 200 tables with three spectators each, and room to spare.
+# A thread blocked on its stream costs about 15 KB and no CPU (1,016 threads: 65 MB, 16: 50 MB).
+STREAMS = 1000
+# Connections open at once, idle ones included: several thousand phones, each a socket in
+# waitress's own thread. More than the open-file limit allows are never accepted (below).
+CONNECTIONS = 10_000
+FILES_SPARE = 100  # open files kept for the database, its journal, templates and logs
+# An idle connection (no byte either way) is closed after this long; a phone that taps
+# every few seconds keeps its own, one that waits longer connects again.
+IDLE_SECONDS = 30
+# The largest body the app reads (an import, imports.IMPORT_LIMIT, and its form). A longer one is
+# refused by waitress itself (413) as its headers arrive, before a byte of it is read.
+LARGEST_BODY = 2 * 1024 * 1024 + 64 * 1024
 
 ALL_INTERFACES = ("0.0.0.0", "::", "")
 # Where traffic to each private range would leave this machine; the first that has a route wins.
@@ -104,87 +95,86 @@ def banner(host: str, port: int, lan: str | None, qr_code: bool) -> str:
     return "\n".join(lines)
 
 
-def _return_large_blocks() -> None:
-    """Fix the C allocator's mmap threshold, so that large blocks go back to the system (glibc only)."""
-    mallopt = getattr(ctypes.CDLL(None), "mallopt", None)  # the C library the interpreter runs on
-    if mallopt is not None:
-        mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK)
+def open_files_allowed(wanted: int) -> int:
+    """Raise this process's open-file limit towards ``wanted`` (up to its hard limit); return it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        soft = raised
+    return wanted if soft == resource.RLIM_INFINITY else soft
 
 
-# The live view's streams a worker holds (live.py). gthread gives each open response a thread
-# of its own: half the threads may stream, the others answer taps and polls. gevent gives each a
-# greenlet: thousands fit in a worker (docs/scaling.md).
-WORKER_CLASSES = ("gthread", "gevent")
-GEVENT_CONNECTIONS = 5000
-GEVENT_STREAMS = 4000
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-# Seconds an idle connection is kept open. gevent holds one cheaply (a greenlet), so a phone that
-# taps every few seconds keeps its connection (under lan; under tls the phone's connection is the
-# proxy's): 5.5 -> 5.1 ms of server CPU a tap at 1,000 tables, no TCP handshake on the phone. A kept
-# connection holds one of a worker's GEVENT_CONNECTIONS, beside up to GEVENT_STREAMS streams.
-# gthread counts each kept connection against its threads' slots, so it keeps gunicorn's default.
-KEEPALIVE = {"gevent": 30, "gthread": 2}
+class AccessLog:
+    """One line per request: address, method, path without its query string, status, milliseconds.
+
+    The hand-over and live-view secrets travel only in query strings and are never
+    logged, nor is the Referer (TRUST.md S9). A stream's line is written when it opens.
+    """
+
+    def __init__(self, app: WSGIApp, logger: logging.Logger) -> None:
+        self.app, self.logger = app, logger
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        started = time.monotonic()
+
+        def logged(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
+            self.logger.info(
+                '%s "%s %s" %s %.0fms',
+                environ.get("REMOTE_ADDR", "-"),
+                environ.get("REQUEST_METHOD", "-"),
+                environ.get("PATH_INFO", "-"),
+                status.split(" ", 1)[0],
+                (time.monotonic() - started) * 1000,
+            )
+            return start_response(status, headers, *rest)
+
+        return self.app(environ, logged)
 
 
-def _in_each_worker(arbiter: Any, worker: Any) -> None:
-    """Gunicorn's ``post_fork`` hook: a worker freezes what survives each full collection (collector.py)."""
-    collector.install()
-
-
-def live_streams(worker_class: str, threads: int) -> int:
-    """How many live-view streams one worker may hold under ``worker_class``."""
-    return GEVENT_STREAMS if worker_class == "gevent" else threads // 2
+def _access_logger(path: str) -> logging.Logger:
+    logger = logging.getLogger("scorekeeper.access")
+    logger.handlers.clear()
+    handler = logging.StreamHandler(sys.stdout) if path == "-" else logging.FileHandler(path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    return logger
 
 
 def serve(
     app: Flask,
     host: str,
     port: int,
-    workers: int = 1,
-    threads: int = 8,
+    threads: int = THREADS,
+    streams: int = STREAMS,
     access_log: str | None = None,
-    worker_class: str = "gevent",
 ) -> None:
-    """Serve an app until stopped.
-
-    The app is created (and the database migrated and checked) once, before the workers
-    fork: they answer as soon as the port is open. It opens no connection a worker inherits.
-    """
-    if worker_class not in WORKER_CLASSES:
-        raise ValueError(f"the worker class must be one of {', '.join(WORKER_CLASSES)}, not {worker_class!r}")
+    """Serve an app until stopped (Ctrl-C): ``threads`` for requests, ``streams`` for live views."""
     if "live" in app.extensions:  # the benches' minimal app is served alike, and has no live view
-        app.extensions["live"].limit = live_streams(worker_class, threads)
-    for name in app.jinja_env.list_templates(extensions=["html"]):
-        app.jinja_env.get_template(name)  # compiled once here, not in each worker's first requests
-    sys.setswitchinterval(SWITCH_INTERVAL)  # inherited by the workers, which fork from here
-    _return_large_blocks()
-    # What the app made at start lives as long as the process: kept out of the collector's way
-    # (a full collection scanned it all, 90,000 objects, in every pause), and untouched pages
-    # stay shared between the forked workers (the gc module's own advice for fork servers)
-    # until a worker's collector first thaws everything (collector.py), 33 full collections in.
-    gc.collect()
-    gc.freeze()
+        app.extensions["live"].limit = streams
+    connections = min(CONNECTIONS, open_files_allowed(CONNECTIONS + FILES_SPARE) - FILES_SPARE)
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=logging.WARNING)
+    wsgi: WSGIApp = app if access_log is None else AccessLog(app, _access_logger(access_log))
     lan = lan_address() if host in ALL_INTERFACES else None
     print(banner(host, port, lan, qr_code=sys.stdout.isatty()), flush=True)
-    _Server(
-        app,
-        {
-            "bind": f"{host}:{port}",
-            "workers": workers,
-            "threads": threads,
-            "worker_class": worker_class,
-            "worker_connections": GEVENT_CONNECTIONS if worker_class == "gevent" else 1000,
-            "accesslog": access_log,
-            "access_log_format": ACCESS_LOG_FORMAT,
-            "errorlog": "-",
-            "loglevel": "warning",
-            "graceful_timeout": 5,
-            "keepalive": KEEPALIVE[worker_class],
-            "preload_app": True,
-            "post_fork": _in_each_worker,
-            # The app alone decides which X-Forwarded-* to trust (PROXIES, TRUST.md S13): gunicorn
-            # would otherwise take X-Forwarded-Proto from any process on 127.0.0.1.
-            "secure_scheme_headers": {},
-        },
-    ).run()
+    waitress.serve(
+        wsgi,
+        host=host,
+        port=port,
+        threads=threads + streams,
+        connection_limit=connections,
+        channel_timeout=IDLE_SECONDS,
+        cleanup_interval=max(1, IDLE_SECONDS // 6),
+        max_request_body_size=LARGEST_BODY,
+        asyncore_use_poll=True,  # select() stops at 1,024 sockets
+        ident="scorekeeper",
+        # The app alone decides which X-Forwarded-* to trust (PROXIES, TRUST.md S13).
+        trusted_proxy=None,
+        clear_untrusted_proxy_headers=False,
+        _quiet=True,
+    )

@@ -1,8 +1,8 @@
 """The live view's routes (on the matches blueprint): the page, its board, and its stream of versions.
 
-Read-only, for the others at the table, behind the live-view secret. An
-unchanged check of the board is answered before Flask (``unchanged.py``); the
-stream tells the page when to fetch the board (``live.py``). Every route
+Read-only, for the others at the table, behind the live-view secret. The
+stream pushes the board to the page when it changes (``live.py``); a page
+without a stream polls the board, and an unchanged one is answered 304. Every route
 takes the secret from the link, so the limiter counts wrong ones (TRUST.md S8).
 """
 

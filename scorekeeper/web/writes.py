@@ -42,7 +42,6 @@ from scorekeeper.web.eventlog import (
     tally_size,
     text_bytes,
 )
-from scorekeeper.web.offload import offload
 
 
 class StaleVersion(Exception):
@@ -315,7 +314,7 @@ def create_match(
             return found
     stamp = now()
     empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, stamp, stamp, ())
-    step = offload(_first_step, empty, events)  # an imported file's replay: off a gevent worker's hub
+    step = _first_step(empty, events)  # before the transaction: an imported file's replay takes long
     keeper = capabilities.new_secret() if key is None else capabilities.creator_secret(key)
     db = get_db()
     with immediate(db):

@@ -14,8 +14,6 @@ import pytest
 from disktools import fill, small_disk
 from servertools import Keeper, Server
 
-from scorekeeper.web.server import WORKER_CLASSES
-
 pytestmark = pytest.mark.slow
 
 REASON = "the disk is full: free space on the server"
@@ -50,13 +48,10 @@ def wait_until(condition, seconds: float, what: str) -> None:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
-def test_a_disk_that_fills_mid_match_loses_no_acknowledged_tap_and_writes_resume_by_themselves(
-    tmp_path, worker_class
-):
+def test_a_disk_that_fills_mid_match_loses_no_acknowledged_tap_and_writes_resume_by_themselves(tmp_path):
     with small_disk(tmp_path / "disk", "8m") as disk:
         db = disk / "scores.sqlite"
-        server = Server(db, worker_class=worker_class).start()
+        server = Server(db).start()
         scorers = [Scorer(Keeper(server.port, seed=i, target=1000)) for i in range(3)]
         stop = threading.Event()
         threads = [threading.Thread(target=s.run, args=(stop,)) for s in scorers]

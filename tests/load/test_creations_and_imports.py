@@ -27,12 +27,11 @@ from simulate import random_events
 from scorekeeper.matchfile import MatchFile, dumps
 from scorekeeper.rules import Rules
 from scorekeeper.web.imports import IMPORT_LIMIT, MAX_EVENTS
-from scorekeeper.web.server import WORKER_CLASSES
 
 pytestmark = pytest.mark.slow
 
 MATCHES = Path(__file__).parents[1] / "matches"
-GENEROUS = {"SCOREKEEPER_IMPORT_RATE_LIMIT": "100000 per minute"}
+GENEROUS = {"SCOREKEEPER_IMPORT_RATE_LIMIT": "100000 per minute", "SCOREKEEPER_CREATE_RATE_LIMIT": "100000 per minute"}
 KEY = re.compile(
     r'<form method="post" action="([^"]+)"[^>]*>\s*<input[^>]*csrf_token[^>]*>\s*<input type="hidden" name="key" value="([^"]+)"'
 )
@@ -71,11 +70,10 @@ def _matches(db: Path) -> int:
         conn.close()
 
 
-@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
-def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path, worker_class):
+def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path):
     db = tmp_path / "w8.sqlite"
     # 41 imports from one address
-    server = Server(db, workers=2, threads=4, env=GENEROUS, worker_class=worker_class).start()
+    server = Server(db, threads=4, env=GENEROUS).start()
     tie_break = (MATCHES / "tie-break-to-ten.json").read_text()
     try:
         phone = Phone(server.port)
@@ -101,7 +99,7 @@ def test_four_identical_concurrent_creating_posts_make_one_match(tmp_path, worke
             p.close()
     finally:
         server.stop()
-    print(f"\nW8 ({worker_class}): 4 identical concurrent posts, 10 trials each: matches made {made}")
+    print(f"\nW8: 4 identical concurrent posts, 10 trials each: matches made {made}")
     assert made == {name: [1] * 10 for name in forms}
 
 
@@ -169,13 +167,10 @@ def _p95_ms(latencies: list[float]) -> float:
     return statistics.quantiles(latencies, n=20)[-1] * 1e3
 
 
-@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
-def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path, worker_class):
+def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path):
     """Two clients import files of MAX_EVENTS events back to back (no rate limit: the worst case)."""
     files = _longest_files(2)
-    server = Server(
-        tmp_path / "i7.sqlite", workers=1, threads=8, env=GENEROUS, worker_class=worker_class
-    ).start()
+    server = Server(tmp_path / "i7.sqlite", env=GENEROUS).start()
     imported: list[list[int]] = []
     try:
         keeper = Keeper(server.port, seed=3)
@@ -196,14 +191,14 @@ def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path, wo
         server.stop()
     imports = [status for run in imported for status in run]
     print(
-        f"\nI7 ({worker_class}): {len(imports)} imports of {MAX_EVENTS} events by 2 clients in 20 s; {len(taps)} taps "
+        f"\nI7: {len(imports)} imports of {MAX_EVENTS} events by 2 clients in 20 s; {len(taps)} taps "
         f"meanwhile: p95 {_p95_ms(taps):.1f} ms (alone: {_p95_ms(alone):.1f} ms), "
         f"max {max(taps) * 1e3:.1f} ms, 5xx {sum(s >= 500 for s in statuses)}"
     )
     assert len(imported) == 2 and set(imports) == {303}
     assert len(imports) >= 20  # the importers really loaded the server
     assert set(statuses) == {200}  # 0 5xx, and no other failure
-    assert _p95_ms(taps) < 100, f"alone: {_p95_ms(alone):.1f} ms"  # TRUST.md I7
+    assert max(taps) < 1.0  # TRUST.md I7: none waits over 1 s (the p95 is printed, never asserted)
 
 
 def _widest_file(seed: int) -> str:
@@ -216,18 +211,15 @@ def _widest_file(seed: int) -> str:
     return json.dumps(document)
 
 
-@pytest.mark.parametrize("worker_class", WORKER_CLASSES)
-def test_the_worker_stays_under_150_mb_after_100_imported_matches_are_viewed(tmp_path, worker_class):
+def test_the_server_stays_under_150_mb_after_100_imported_matches_are_viewed(tmp_path):
     """A quarter of the files as long as an import may be in events, the rest in bytes (one long correction)."""
     files = [*_longest_files(1), _widest_file(0), _widest_file(1), _widest_file(2)]
-    server = Server(
-        tmp_path / "rss.sqlite", workers=1, threads=8, env=GENEROUS, worker_class=worker_class
-    ).start()
+    server = Server(tmp_path / "rss.sqlite", env=GENEROUS).start()
     try:
         phone = Phone(server.port)
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
         bodies = [_multipart({"csrf_token": phone.token, "text": f}) for f in files]
-        (before,) = server.worker_rss_mb()
+        before = server.rss_mb()
         for i in range(100):
             response = _import(conn, phone, bodies[i % len(files)])
             assert response.status == 303
@@ -235,12 +227,10 @@ def test_the_worker_stays_under_150_mb_after_100_imported_matches_are_viewed(tmp
             middle = len(json.loads(files[i % len(files)])["events"]) // 2
             for page in (f"/m/{match_id}", f"/m/{match_id}/history", f"/m/{match_id}/at/{middle}"):
                 assert phone.request("GET", page)[0].status == 200
-        (after,) = server.worker_rss_mb()
+        after = server.rss_mb()
         conn.close()
         phone.close()
     finally:
         server.stop()
-    print(
-        f"\nI7 ({worker_class}): worker RSS {before:.0f} MB at start, {after:.0f} MB after 100 imported matches viewed"
-    )
+    print(f"\nI7: server RSS {before:.0f} MB at start, {after:.0f} MB after 100 imported matches viewed")
     assert after < 150  # TRUST.md I7

@@ -214,7 +214,7 @@ def test_a_number_in_a_path_is_ascii_digits_or_not_found(keeper, client, path):
         ("--port", "١٢"),
         ("--port", "8_000"),
         ("--port", "70000"),
-        ("--workers", "0"),
+        ("--streams", "-1"),
         ("--threads", str(10**30)),
     ],
 )
@@ -230,8 +230,8 @@ def test_serve_refuses_an_option_out_of_its_range_naming_it(capsys, option, valu
 def test_serve_reads_its_options():
     from scorekeeper.web.cli import build_parser
 
-    args = build_parser().parse_args(["serve", "--port", "8000", "--workers", "2", "--threads", "4"])
-    assert (args.port, args.workers, args.threads) == (8000, 2, 4)
+    args = build_parser().parse_args(["serve", "--port", "8000", "--streams", "2", "--threads", "4"])
+    assert (args.port, args.streams, args.threads) == (8000, 2, 4)
 
 
 # Matches recorded before the ranges existed stay readable (nothing lost).

@@ -108,16 +108,30 @@ def test_bound_to_one_address_phones_open_that_address():
 
 def test_serve_prints_the_banner_before_it_starts(app, monkeypatch, capsys):
     monkeypatch.setattr(server, "lan_address", lambda: "10.0.0.7")
-    monkeypatch.setattr(server, "_Server", lambda app, options: type("S", (), {"run": lambda self: None})())
+    monkeypatch.setattr(server.waitress, "serve", lambda app, **options: None)
     server.serve(app, "0.0.0.0", 5000)
     out = capsys.readouterr().out
     assert "Phones on the same network open http://10.0.0.7:5000/\n" in out
     assert "\x1b[" not in out  # not a terminal (a log, a pipe): no QR code
 
 
-def test_serve_sets_how_many_live_view_streams_a_worker_holds(app, monkeypatch, capsys):
-    monkeypatch.setattr(server, "_Server", lambda app, options: type("S", (), {"run": lambda self: None})())
-    server.serve(app, "127.0.0.1", 5000, threads=8, worker_class="gthread")
-    assert app.extensions["live"].limit == 4  # gthread: half the threads
-    server.serve(app, "127.0.0.1", 5000)  # gevent, the default: every spectator streams
-    assert app.extensions["live"].limit == server.GEVENT_STREAMS
+def test_serve_holds_a_thread_for_each_stream_beside_the_threads_for_requests(app, monkeypatch, capsys):
+    options = {}
+    monkeypatch.setattr(server.waitress, "serve", lambda app, **given: options.update(given))
+    server.serve(app, "127.0.0.1", 5000, threads=8, streams=100)
+    assert app.extensions["live"].limit == 100
+    assert options["threads"] == 108
+    assert options["max_request_body_size"] >= 2 * 1024 * 1024  # an import's whole file is read
+    assert options["connection_limit"] >= 1000  # a room of phones, idle ones included
+
+
+def test_serve_raises_the_open_file_limit_towards_its_connections(monkeypatch):
+    import resource
+
+    limits = {"now": (1024, 20_000)}
+    monkeypatch.setattr(resource, "getrlimit", lambda _: limits["now"])
+    monkeypatch.setattr(resource, "setrlimit", lambda _, value: limits.update(now=value))
+    assert server.open_files_allowed(10_100) == 10_100
+    assert limits["now"] == (10_100, 20_000)
+    limits["now"] = (1024, 4096)
+    assert server.open_files_allowed(10_100) == 4096  # no higher than the hard limit

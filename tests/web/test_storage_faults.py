@@ -141,7 +141,7 @@ class Table:
             conn.close()
 
     def close(self) -> None:
-        database.forget_connection(self.app.config["DATABASE"])
+        database.forget_connection(self.app)
         self.other.close()
 
 
@@ -209,7 +209,7 @@ def test_a_read_only_database_file_refuses_writes_with_the_reason_and_still_show
             with read_only(tmp_path / "scores.sqlite"):
                 assert thread.submit(table.client.get, page).result().status_code == 200
             assert thread.submit(table.tap).result().status_code == 200
-            thread.submit(database.forget_connection, table.app.config["DATABASE"]).result()
+            thread.submit(database.forget_connection, table.app).result()
         assert table.stored() == table.acknowledged == 6
     finally:
         table.close()
@@ -267,7 +267,7 @@ def test_an_old_cookies_roles_wait_while_the_file_is_read_only_and_the_page_is_s
         with client.session_transaction() as session:
             assert "keeper" not in session
     finally:
-        database.forget_connection(app.config["DATABASE"])
+        database.forget_connection(app)
 
 
 # Start-up: a database that cannot be written or opened stops the start with one line, no traceback.
@@ -306,9 +306,7 @@ def test_starting_on_a_read_only_folder_prints_one_line_and_exits_non_zero(tmp_p
     with read_only(folder):
         started = serve(folder / "scores.sqlite")
     assert_one_line(started, "the database file or its folder is read-only", str(folder / "scores.sqlite"))
-    assert sorted(p.name for p in folder.iterdir()) == (
-        ["scores.sqlite", "scores.sqlite.write-lock"] if existing else []
-    )
+    assert sorted(p.name for p in folder.iterdir()) == (["scores.sqlite"] if existing else [])
 
 
 def test_starting_where_the_database_cannot_be_opened_prints_one_line_and_exits_non_zero(tmp_path):

@@ -186,7 +186,7 @@ def _malformed_posts(db: str, part: int, parts: int, examples: int) -> tuple[int
     def rows_touched() -> int:
         # Every write goes through this thread's connection; total_changes counts every row any
         # statement touched, rolled back or not, so an unchanged count means nothing was written.
-        conn = database.open_connection(app.config["DATABASE"])
+        conn = database.open_connection(app)
         return 0 if conn is None else conn.conn.total_changes
 
     def version() -> str:
