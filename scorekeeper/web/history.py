@@ -30,7 +30,9 @@ from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
 from scorekeeper.web.limits import creations, import_rate, limiter
+from scorekeeper.web.matches import PAGE, link_number
 from scorekeeper.web.table import full_log, table_context
+from scorekeeper.words import N_
 
 bp = Blueprint("history", __name__)
 
@@ -176,8 +178,24 @@ def too_much(error: HTTPException) -> tuple[str, int]:
 
 @bp.get("/players")
 def players() -> str:
-    """Everybody, and the people log: every rename and merge, each undoable (TRUST.md P1)."""
-    return render_template("history/players.html", people=stats.people(), log=people.log())
+    """Everybody, a page at a time by name, and the people log: every rename and merge, each
+    undoable (TRUST.md P1)."""
+    page = link_number("page", PAGE, N_("The page number")) if "page" in request.args else 1
+    return _players_page(page)
+
+
+def _players_page(page: int = 1, **refused: str) -> str:
+    """A page of the players (``stats.PEOPLE_PAGE`` of them), whether more follow, and the people log."""
+    size = stats.PEOPLE_PAGE
+    found = stats.people((page - 1) * size, size + 1)
+    return render_template(
+        "history/players.html",
+        people=found[:size],
+        more=len(found) > size,
+        page=page,
+        log=people.log(),
+        **refused,
+    )
 
 
 @bp.get("/players/<int(max=999999999):person_id>")
@@ -225,10 +243,7 @@ def undo_change(entry_id: int) -> BaseResponse | tuple[str, int]:
     except people.NotFound:
         abort(404)
     except people.Refused as error:
-        page = render_template(
-            "history/players.html", people=stats.people(), log=people.log(), refusal=error_text(error)
-        )
-        return page, error.status
+        return _players_page(refusal=error_text(error)), error.status
     return redirect(url_for("history.players"), 303)
 
 

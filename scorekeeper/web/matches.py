@@ -57,17 +57,18 @@ PAGE = PERSON = Bounds(1, WHOLE.high)  # the match list's links: a page, a perso
 @bp.get("/")
 def index() -> Response:
     """Matches, newest first, optionally one player's; each with a small chart of its totals."""
-    person = _link_number("player", PERSON, N_("Player")) if request.args.get("player") else None
-    page = _link_number("page", PAGE, N_("The page number")) if "page" in request.args else 1
+    person = link_number("player", PERSON, N_("Player")) if request.args.get("player") else None
+    page = link_number("page", PAGE, N_("The page number")) if "page" in request.args else 1
     rows, more = stats.list_matches(person, page)
     for row in rows:
         points = row["chart"] or [[0] * len(row["players"])]
         row["small_chart"] = chart(points, row["players"], row["target"], 96, 28)
     context: dict[str, Any] = {"matches": rows, "more": more, "page": page, "person": person}
-    return render("matches/index.html", "matches/index.html", people=stats.names(), **context)
+    people = stats.recent_people(person)  # not everybody: the page keeps its size however many there are
+    return render("matches/index.html", "matches/index.html", people=people, **context)
 
 
-def _link_number(name: str, bounds: Bounds, label: str) -> int:
+def link_number(name: str, bounds: Bounds, label: str) -> int:
     """A number in the page's link, or a 400 naming it (TRUST.md I6)."""
     value = whole_number(request.args[name], bounds)
     if value is None:

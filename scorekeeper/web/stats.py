@@ -19,6 +19,11 @@ from scorekeeper.web.db import get_db
 from scorekeeper.web.figures import POINT_SOURCES
 
 PAGE = 25
+# The players page, and the choice of a player on the match list: however many people there are,
+# a page lists this many (issue 24: a client looping new matches made 15,295 people, and pages
+# of 1 to 2 MB).
+PEOPLE_PAGE = 100
+CHOICES = 50
 
 
 def _dicts(cursor: Any) -> list[dict[str, Any]]:
@@ -37,7 +42,7 @@ def list_matches(person: int | None = None, page: int = 1) -> tuple[list[dict[st
         params.append(person)
     sql = (
         "SELECT id, players, rules, status, winner, round, updated_at, created_at, chart FROM matches"
-        f" {where} ORDER BY updated_at DESC LIMIT ? OFFSET ?"
+        f" {where} ORDER BY updated_at DESC, rowid DESC LIMIT ? OFFSET ?"  # ties (the same ms) in one order
     )
     rows = _dicts(get_db().execute(sql, [*params, PAGE + 1, (page - 1) * PAGE]))
     for row in rows:
@@ -54,17 +59,32 @@ def names() -> list[dict[str, Any]]:
     )
 
 
-def people() -> list[dict[str, Any]]:
-    """Everybody who has played, with matches played and won."""
+def recent_people(chosen: int | None = None) -> list[dict[str, Any]]:
+    """The people of the latest names played (``CHOICES`` names at most), and the chosen one, by name:
+    whom the match list offers to choose (everybody else is on the players page)."""
+    sql = """
+        SELECT id, name FROM people WHERE merged_into IS NULL AND (id = ? OR id IN (
+            SELECT a.person_id FROM players pl JOIN aliases a ON a.name = pl.name
+            ORDER BY pl.last_played DESC, pl.rowid DESC LIMIT ?))
+        ORDER BY name COLLATE NOCASE, id
+    """
+    return _dicts(get_db().execute(sql, [chosen, CHOICES]))
+
+
+def people(first: int = 0, count: int = -1) -> list[dict[str, Any]]:
+    """Everybody who has played, by name (``count`` of them from the ``first``; -1: all), with
+    matches played and won."""
     sql = """
         SELECT p.id, p.name, COUNT(mp.match_id) AS played, COALESCE(SUM(mp.won), 0) AS won
-        FROM people p
+        FROM (
+            SELECT id, name FROM people WHERE merged_into IS NULL
+            ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?
+        ) p
         LEFT JOIN aliases a ON a.person_id = p.id
         LEFT JOIN match_players mp ON mp.name = a.name
-        WHERE p.merged_into IS NULL
-        GROUP BY p.id ORDER BY p.name COLLATE NOCASE
+        GROUP BY p.id ORDER BY p.name COLLATE NOCASE, p.id
     """
-    return _dicts(get_db().execute(sql))
+    return _dicts(get_db().execute(sql, [count, first]))
 
 
 @dataclass
