@@ -27,12 +27,11 @@ from flask import Flask, current_app
 T = TypeVar("T")
 
 EXTENSION = "scorekeeper.cache"
-# Each worker serves every table's spectators, so it keeps every live match: a match of 300 events
-# (an evening's, late on) is charged about 113 KB with its states, 1,000 of them 113 MB. With less,
-# taps and boards read whole logs and replay them (bench/long_matches.py: 1,000 tables of 250-event
-# matches took 1.5 cores and answered taps in 1.7 s at 32 MB). TRUST.md I7 bounds the worker at 150 MB
-# after 100 imported matches are viewed: 133 MB with this budget (SCOREKEEPER_CACHE_MB sets another).
-DEFAULT_BUDGET = 128 * 1024 * 1024
+# The server keeps every live match: a match of 300 events (an evening's, late on) is charged about
+# 113 KB with its states, so 200 tables' take 23 MB. With less, taps and boards read whole logs and
+# replay them. TRUST.md I7 bounds the server at 150 MB after 100 imported matches are viewed: 122 MB
+# with this budget, 164 MB with 128 MB (SCOREKEEPER_CACHE_MB sets another).
+DEFAULT_BUDGET = 48 * 1024 * 1024
 
 
 class Cache:

@@ -29,7 +29,7 @@ def app(tmp_path: Path, request):
 
     @app.teardown_request
     def no_request_leaves_a_transaction_open(_: BaseException | None) -> None:  # TRUST.md R4
-        db = database.open_connection(app)
+        db = database.open_connection()
         if db is not None and db.conn.in_transaction:
             left_open.append(flask.request.path)
 

@@ -38,7 +38,7 @@ def test_an_import_is_replayed_before_the_write_lock_is_taken(app, client, monke
     real = writes.replay
 
     def watched(players, rules, events):
-        db = database.open_connection(app)
+        db = database.open_connection()
         in_transaction = db is not None and db.conn.in_transaction
         seen.append((len(events), in_transaction, write_lock_is_free(app.config["DATABASE"])))
         return real(players, rules, events)

@@ -346,7 +346,7 @@ def test_any_changes_undone_newest_first_restore_every_statistic(tmp_path_factor
                 assert undo(client, row["id"]).status_code == 303, row
                 seen["undone at the end"] += 1
         assert everybody(app) == start
-        database.forget_connection(app)  # this thread's, kept by get_db
+        database.close_idle(app)  # the connections the app keeps
         path.unlink()
 
     changes_then_undo_all()

@@ -141,7 +141,7 @@ class Table:
             conn.close()
 
     def close(self) -> None:
-        database.forget_connection(self.app)
+        database.close_idle(self.app)
         self.other.close()
 
 
@@ -195,8 +195,11 @@ def test_a_read_only_database_file_refuses_writes_with_the_reason_and_still_show
         assert table.tap().status_code == 200
     page = f"/m/{table.keeper.match_id}"
     try:
+        database.close_idle(table.app)
+        table.other.close()  # with none open, a connection opened now cannot write through the WAL
         with read_only(tmp_path / "scores.sqlite"):
-            # A server thread that opens the file now (as a new one would) finds it read-only.
+            # A connection opened now (as after a restart, or when the kept ones are busy) finds it
+            # read-only. One opened before would still write: the mount cannot take that back.
             answer = in_another_thread(table.tap)
             assert_read_only_page(
                 answer, "the database file or its folder is read-only", hidden=str(tmp_path)
@@ -204,12 +207,13 @@ def test_a_read_only_database_file_refuses_writes_with_the_reason_and_still_show
             shown = in_another_thread(lambda: table.client.get(page))
             assert shown.status_code == 200 and "Anna" in shown.text
             assert table.stored() == table.acknowledged == 5
-        # Writable again: a thread whose connection was opened read-only writes again at once.
+        # Writable again: a connection opened read-only is not lent again, and the tap writes at once.
+        database.close_idle(table.app)
         with ThreadPoolExecutor(1) as thread:
             with read_only(tmp_path / "scores.sqlite"):
                 assert thread.submit(table.client.get, page).result().status_code == 200
             assert thread.submit(table.tap).result().status_code == 200
-            thread.submit(database.forget_connection, table.app).result()
+            thread.submit(database.close_idle, table.app).result()
         assert table.stored() == table.acknowledged == 6
     finally:
         table.close()
@@ -221,6 +225,8 @@ def test_a_read_only_folder_refuses_writes_with_the_reason(tmp_path):
     table = Table(make_app(folder / "scores.sqlite"))
     assert table.tap().status_code == 200
     try:
+        database.close_idle(table.app)  # a connection opened before would still write its WAL
+        table.other.close()
         with read_only(folder):
             answer = in_another_thread(table.tap)
             assert_read_only_page(
@@ -258,6 +264,7 @@ def test_an_old_cookies_roles_wait_while_the_file_is_read_only_and_the_page_is_s
         match_id, secret = writes.create_match(("Anna", "Bo"), Rules(), (Dealer("Anna"),))
     with client.session_transaction() as session:  # as the old code left it: match id -> secret
         session["keeper"] = {match_id: secret}
+    database.close_idle(app)  # a connection opened before would still write its WAL
     try:
         with read_only(tmp_path / "scores.sqlite"):
             assert in_another_thread(lambda: client.get(f"/m/{match_id}")).status_code == 200
@@ -267,7 +274,7 @@ def test_an_old_cookies_roles_wait_while_the_file_is_read_only_and_the_page_is_s
         with client.session_transaction() as session:
             assert "keeper" not in session
     finally:
-        database.forget_connection(app)
+        database.close_idle(app)
 
 
 # Start-up: a database that cannot be written or opened stops the start with one line, no traceback.

@@ -184,10 +184,9 @@ def _malformed_posts(db: str, part: int, parts: int, examples: int) -> tuple[int
     seen = {"requests": 0, "refused": 0, "numbers": 0}
 
     def rows_touched() -> int:
-        # Every write goes through this thread's connection; total_changes counts every row any
+        # Every write goes through the app's kept connections; total_changes counts every row any
         # statement touched, rolled back or not, so an unchanged count means nothing was written.
-        conn = database.open_connection(app)
-        return 0 if conn is None else conn.conn.total_changes
+        return sum(db.conn.total_changes for db in app.extensions[database.EXTENSION].idle)
 
     def version() -> str:
         conn = sqlite3.connect(app.config["DATABASE"])

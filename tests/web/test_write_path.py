@@ -367,7 +367,7 @@ def test_the_text_a_match_keeps_is_counted_as_it_grows_as_it_would_be_counted_an
     )
 
 
-@pytest.mark.parametrize(("given", "budget"), [(None, 128 << 20), ("32", 32 << 20), ("1", 1 << 20)])
+@pytest.mark.parametrize(("given", "budget"), [(None, 48 << 20), ("32", 32 << 20), ("1", 1 << 20)])
 def test_each_workers_cache_budget_is_scorekeeper_cache_mb(tmp_path, monkeypatch, given, budget):
     if given is not None:
         monkeypatch.setenv("SCOREKEEPER_CACHE_MB", given)
