@@ -59,9 +59,14 @@ def server(tmp_path_factory) -> Iterator[str]:
             stderr=subprocess.STDOUT,
             start_new_session=True,
             # Every browser test shares this server and one address: the tests import dozens of
-            # recorded matches, far past a phone's 10 imports a minute (tests/web/test_imports.py
-            # checks that limit).
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "SCOREKEEPER_IMPORT_RATE_LIMIT": "10000 per minute"},
+            # recorded matches and start hundreds, far past a phone's 10 imports and 30 new matches a
+            # minute (tests/web/test_imports.py and test_creations.py check those limits).
+            env={
+                **os.environ,
+                "PYTHONUNBUFFERED": "1",
+                "SCOREKEEPER_IMPORT_RATE_LIMIT": "10000 per minute",
+                "SCOREKEEPER_CREATE_RATE_LIMIT": "10000 per minute",
+            },
         )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
