@@ -20,10 +20,10 @@ last look (by the events' rowids), and the versions of those it watches, and
 wake their streams (one ``threading.Event`` per match, replaced once set). It
 keeps its own connection.
 
-A stream holds its server thread for as long as it is open (gunicorn gthread
-holds one thread per response): ``LIVE_STREAMS`` caps the streams of a
-process, and a stream beyond it is answered 204, which tells the browser not
-to reconnect; that page keeps polling (docs/scaling.md has the ceiling).
+A stream holds a server thread for as long as it is open (server.py gives the
+streams threads of their own): ``limit`` caps the streams of the process, and
+``PER_MATCH`` those of one match; a stream beyond either is answered 204, which
+tells the browser not to reconnect, and that page keeps polling.
 """
 
 from __future__ import annotations
@@ -47,6 +47,10 @@ HEARTBEAT = 10.0  # seconds between a stream's events when nothing changes, on a
 # one burst held its taps up for half a second.
 JITTER = 0.25
 RETRY_MS = 2000  # how long the browser waits before it reconnects a dropped stream
+# Streams of one match at once: a table of six and their friends, a screen or two, and room to
+# spare. A tap is written to every stream of its match: without a bound, whoever has the link could
+# open a thousand and make each tap a thousand writes (TRUST.md I8); past it, a page polls.
+PER_MATCH = 32
 CHUNK = 500  # ids per query (SQLite allows 32,766 parameters; a short IN list plans well)
 
 
@@ -74,7 +78,7 @@ class Versions:
         """Count a new stream of ``match_id`` (at ``version``); False if the process holds its limit."""
         self._own()
         with self._lock:
-            if self.streams >= self.limit:
+            if self.streams >= self.limit or self._watched.get(match_id, 0) >= PER_MATCH:
                 self.refused += 1
                 return False
             self.streams += 1

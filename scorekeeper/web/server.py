@@ -37,6 +37,12 @@ STREAMS = 1000
 # waitress's own thread. More than the open-file limit allows are never accepted (below).
 CONNECTIONS = 10_000
 FILES_SPARE = 100  # open files kept for the database, its journal, templates and logs
+# Connections one address may hold at once: a browser opens six to a server at most, and a phone
+# may follow a match or two besides. Past it a new one is closed at once: waitress's loop looks at
+# every socket each time round, and 5,200 idle connections from one address made a tap on a new
+# connection wait 2-4 s (TRUST.md I8). Behind a proxy every connection is the proxy's, and the
+# proxy holds its phones' idle ones: no bound then.
+PER_ADDRESS = 64
 # An idle connection (no byte either way) is closed after this long; a phone that taps
 # every few seconds keeps its own, one that waits longer connects again.
 IDLE_SECONDS = 30
@@ -162,6 +168,20 @@ def _access_logger(path: str) -> logging.Logger:
     return logger
 
 
+def limit_per_address(server: Any, most: int) -> None:
+    """Close a new connection at once when its address already holds ``most``."""
+    make = server.channel_class
+
+    def channel(owner: Any, conn: socket.socket, addr: Any, adj: Any, map: Any = None) -> Any:  # noqa: A002
+        held = sum(1 for open_ in list(owner.active_channels.values()) if open_.addr[0] == addr[0])
+        if held >= most:
+            conn.close()
+            return None
+        return make(owner, conn, addr, adj, map=map)
+
+    server.channel_class = channel
+
+
 def serve(
     app: Flask,
     host: str,
@@ -179,7 +199,7 @@ def serve(
     wsgi: WSGIApp = app if access_log is None else AccessLog(app, _access_logger(access_log))
     lan = lan_address() if host in ALL_INTERFACES else None
     print(banner(host, port, lan, qr_code=sys.stdout.isatty()), flush=True)
-    waitress.serve(
+    server = waitress.create_server(
         wsgi,
         host=host,
         port=port,
@@ -193,5 +213,10 @@ def serve(
         # The app alone decides which X-Forwarded-* to trust (PROXIES, TRUST.md S13).
         trusted_proxy=None,
         clear_untrusted_proxy_headers=False,
-        _quiet=True,
     )
+    if not app.config.get("PROXIES"):
+        # One listening socket, or several (a name with an IPv4 and an IPv6 address) in one loop.
+        listening = [s for s in getattr(server, "map", {}).values() if hasattr(s, "channel_class")]
+        for each in [server] if hasattr(server, "channel_class") else listening:
+            limit_per_address(each, PER_ADDRESS)
+    server.run()

@@ -127,6 +127,26 @@ def test_beyond_the_processes_limit_a_stream_is_declined_with_204_and_the_page_p
     assert versions.streams == 0
 
 
+def test_beyond_a_matchs_own_limit_its_next_stream_is_declined_while_other_matches_still_stream(
+    keeper, app, monkeypatch
+):
+    """A tap is written to every stream of its match: whoever has the link may not open a thousand."""
+    from scorekeeper.web import live
+
+    monkeypatch.setattr(live, "PER_MATCH", 2)
+    keeper.new("Anna", "Bo", dealer="Anna")
+    watched = stream_url(keeper)
+    held = [app.test_client().get(watched, buffered=False) for _ in range(2)]
+    assert all(next(events(response))[0] == "board" for response in held)
+    assert app.test_client().get(watched, buffered=False).status_code == 204
+    keeper.new("Cia", "Dan", dealer="Cia")
+    other = app.test_client().get(stream_url(keeper), buffered=False)
+    assert next(events(other))[0] == "board"  # another match's stream is not refused
+    for response in [*held, other]:
+        response.close()
+    assert app.extensions["live"].streams == 0
+
+
 def test_the_live_page_names_its_stream_and_a_finished_match_has_none(keeper, client, app):
     keeper.new("Anna", "Bo", dealer="Anna")
     board = soup(client.get(watch_url(keeper))).select_one("#board")

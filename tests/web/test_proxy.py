@@ -22,6 +22,16 @@ FORWARDED = {
 NEW = {"name": ["Anna", "Bo"], "dealer": "0", "start": "1"}
 
 
+class Stopped:
+    """A server made and never run: what ``serve`` set up, without serving."""
+
+    def __init__(self, _: object = None) -> None:
+        self.channel_class = object
+
+    def run(self) -> None:
+        pass
+
+
 def with_proxies(app, proxies, **config):
     """The same app and database, with ``PROXIES`` set, and a route that says what the app sees."""
     behind = create_app({**app.config, "PROXIES": proxies, **config})
@@ -115,6 +125,8 @@ def test_the_server_leaves_the_forwarded_headers_to_the_app(app, monkeypatch, ca
     """waitress would otherwise drop X-Forwarded-* from every peer (or trust them from one it is
     told of): the app alone decides, by PROXIES."""
     started = {}
-    monkeypatch.setattr(server.waitress, "serve", lambda app, **options: started.update(options))
+    monkeypatch.setattr(
+        server.waitress, "create_server", lambda app, **options: Stopped(started.update(options))
+    )
     server.serve(app, "127.0.0.1", 0)
     assert started["trusted_proxy"] is None and started["clear_untrusted_proxy_headers"] is False

@@ -35,6 +35,16 @@ class FakeSocket:
         return (self.address, 40000)
 
 
+class Stopped:
+    """A server made and never run: what ``serve`` set up, without serving."""
+
+    def __init__(self, _: object = None) -> None:
+        self.channel_class = object
+
+    def run(self) -> None:
+        pass
+
+
 def probe_with(routes: dict[str, str]) -> tuple[str | None, list[str]]:
     connected: list[str] = []
     found = server.lan_address(lambda family, kind: FakeSocket(routes, connected))
@@ -108,7 +118,7 @@ def test_bound_to_one_address_phones_open_that_address():
 
 def test_serve_prints_the_banner_before_it_starts(app, monkeypatch, capsys):
     monkeypatch.setattr(server, "lan_address", lambda: "10.0.0.7")
-    monkeypatch.setattr(server.waitress, "serve", lambda app, **options: None)
+    monkeypatch.setattr(server.waitress, "create_server", lambda app, **options: Stopped())
     server.serve(app, "0.0.0.0", 5000)
     out = capsys.readouterr().out
     assert "Phones on the same network open http://10.0.0.7:5000/\n" in out
@@ -117,7 +127,7 @@ def test_serve_prints_the_banner_before_it_starts(app, monkeypatch, capsys):
 
 def test_serve_holds_a_thread_for_each_stream_beside_the_threads_for_requests(app, monkeypatch, capsys):
     options = {}
-    monkeypatch.setattr(server.waitress, "serve", lambda app, **given: options.update(given))
+    monkeypatch.setattr(server.waitress, "create_server", lambda app, **given: Stopped(options.update(given)))
     server.serve(app, "127.0.0.1", 5000, threads=8, streams=100)
     assert app.extensions["live"].limit == 100
     assert options["threads"] == 108
@@ -135,3 +145,43 @@ def test_serve_raises_the_open_file_limit_towards_its_connections(monkeypatch):
     assert limits["now"] == (10_100, 20_000)
     limits["now"] = (1024, 4096)
     assert server.open_files_allowed(10_100) == 4096  # no higher than the hard limit
+
+
+class Channels:
+    """A listening server as ``limit_per_address`` sees it: its open channels, and what it makes."""
+
+    def __init__(self) -> None:
+        self.active_channels: dict[int, object] = {}
+        self.channel_class = self.make
+
+    def make(self, owner, conn, addr, adj, map=None):
+        made = type("Channel", (), {"addr": addr})()
+        self.active_channels[len(self.active_channels)] = made
+        return made
+
+
+def test_one_address_may_hold_so_many_connections_and_another_address_is_not_held_back():
+    listening = Channels()
+    server.limit_per_address(listening, 3)
+    closed = []
+    for n in range(5):
+        conn = type("Conn", (), {"close": lambda self, n=n: closed.append(n)})()
+        listening.channel_class(listening, conn, ("10.0.0.9", 5000 + n), None)
+    assert len(listening.active_channels) == 3 and closed == [3, 4]
+    listening.channel_class(listening, object(), ("10.0.0.8", 6000), None)
+    assert len(listening.active_channels) == 4
+
+
+def test_behind_a_proxy_every_connection_is_the_proxys_and_none_is_refused(tmp_path, monkeypatch, capsys):
+    from scorekeeper.web import create_app
+
+    made = []
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "proxied-server-secret-key-0123456789-abcdef")
+    monkeypatch.setattr(server, "lan_address", lambda: None)
+    monkeypatch.setattr(server, "limit_per_address", lambda listening, most: made.append(most))
+    monkeypatch.setattr(server.waitress, "create_server", lambda app, **options: Stopped())
+    for proxies, limited in ((0, [server.PER_ADDRESS]), (1, [])):
+        made.clear()
+        app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"), "PROXIES": proxies})
+        server.serve(app, "127.0.0.1", 0)
+        assert made == limited
