@@ -47,6 +47,8 @@ ROOT = PACKAGE.parents[1]
 TEMPLATES = next(p for p in (PACKAGE / "templates", ROOT / "templates") if p.is_dir())
 STATIC = next(p for p in (PACKAGE / "static", ROOT / "static") if p.is_dir())
 
+# Module-level as Flask-WTF's decorator ``@csrf.exempt`` needs it when the routes are defined; it
+# keeps no state of an app's (the exemptions are the routes' names).
 csrf = CSRFProtect()
 
 # A secret key's floor (TRUST.md S10, S12): a length, and two cheap signs of a key typed by hand.

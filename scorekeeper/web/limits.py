@@ -2,7 +2,7 @@
 imports are counted per address, so that a few clients cannot keep the worker replaying files (I7);
 so are the matches made (a new match, a rematch): each new name in one is a new person on every list.
 
-The counters live in the worker's memory: with several workers, each counts on its own.
+The counters live in the server's memory.
 """
 
 from __future__ import annotations
@@ -49,6 +49,9 @@ class LockedMemoryStorage(MemoryStorage):
             return super().acquire_sliding_window_entry(key, limit, expiry, amount)
 
 
+# Module-level because Flask-Limiter's decorators (``@limiter.limit``) need the object when the
+# routes are defined: the one piece of module state the library forces on the shell. Its counters
+# live in the storage it makes at ``init_app``, and so belong to the last app made in the process.
 limiter = Limiter(key_func=get_remote_address, storage_uri="locked-memory://", default_limits=[])
 
 # The routes that take a secret from the link, those that make a match, and the import; the
