@@ -5,7 +5,8 @@ A match at a given version never changes, so what is worked out from it
 kept and shared by every thread of the worker. Everything lives in one
 ``Cache`` on ``app.extensions`` (as Flask-Caching keeps its own), with one
 least-recently-used order across all kinds, a budget in bytes and counters a
-test can read. Nothing else in the shell keeps module-level mutable state.
+test can read. The shell keeps no other module-level mutable state but the two objects its
+libraries force on it (limits.limiter, csrf), each said where it is made.
 
 What a match is at one version is kept as a version of a group (``put_version``):
 only a group's newest versions stay. A newer version shares most of its memory
