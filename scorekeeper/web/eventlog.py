@@ -134,6 +134,16 @@ def tally_size(state: MatchState) -> int:
     return TALLY_BYTES + per_round * (state.round + 1) + note
 
 
+def remember(match: StoredMatch, state: MatchState, counted: Tally | None = None) -> None:
+    """Keep a match just written, its state and the tally its figures were counted from, each
+    charged what it costs (the write path hands them over; the books are kept here)."""
+    text = text_bytes(match)
+    keep("match", match, match, match_size(match, text))
+    keep("state", match, state, state_size(match, text))
+    if counted is not None:
+        keep("tally", match, counted, tally_size(state))
+
+
 def kept_tally(match: StoredMatch) -> Tally | None:
     """The newest tally kept of ``match`` at its version or before, if any (``summary.tally``
     goes on from it if it counted up to a change the match's state still holds)."""

@@ -4,10 +4,10 @@ A spectator's page opens one server-sent-events stream (``matches.watch_stream``
 and gets the board itself whenever the match changes, and at once if the page
 is behind when the stream opens (a reconnect catches up); otherwise, and every
 ``HEARTBEAT`` seconds, the match's version (so that a stream whose phone has
-gone is noticed, and the page knows the stream is alive). The board is the one
-a poll gets, made into an event once per version and language for all the
-match's spectators of a process (``watching.watch_stream``): a change costs a
-stream a look in the cache and a write to its socket, not a request through Flask.
+gone is noticed, and the page knows the stream is alive). The board is the one a poll gets, rendered
+once per version and language for all the match's spectators
+(``watching.watch_stream``): a change costs a stream a look in the cache and a
+write to its socket, not a request through Flask.
 
 Streams never write. The first stream of a process to need a version's board reads and
 renders it in a request context made from its request's environ; the others take the event

@@ -113,30 +113,21 @@ def watch_stream() -> Response:
     group = _board_group(match_id)
 
     # A board not yet made is read and rendered in a request context of its own, made from this
-    # request's environ: its language, its links' mount point and host are all in its text. Each
-    # of a worker's thousands of streams held a copy of its whole request context before (the
-    # request, its session, headers and URL adapter: some 30 objects that every full collection
-    # of the worker scanned again); it now holds one dict.
+    # request's environ: its language, its links' mount point and host are all in its text. A
+    # stream holds that one dict, not its whole request context, for as long as it is open.
     app, environ = current_app._get_current_object(), _text_of(request.environ)  # type: ignore[attr-defined]
 
     def made() -> tuple[int, str]:
         with app.request_context(environ):
             match = eventlog.load_match(match_id)
             assert match is not None  # a match is never deleted while watched
-            version = match.version
-            return version, kept.kept_version(
-                "board event",
-                group,
-                version,
-                lambda: live.board_event(version, _rendered(match, token)),
-                text_size,
-                BOARDS_KEPT,
-            )
+            return match.version, _board_html(match, token)
 
     def board(version: int) -> tuple[int, str]:
-        """The board at ``version`` as an event: the cache's, if another stream of this process made it."""
-        event = kept.get("board event", (group, version))
-        return (version, event) if event is not None else made()
+        """The board at ``version`` as an event: the one polls get, if a poll or another stream made it."""
+        html = kept.get("board", (group, version))
+        found = (version, html) if html is not None else made()
+        return found[0], live.board_event(*found)
 
     shown = request.headers.get("Last-Event-ID") or request.args.get("v", "")
     stream = live.Stream(versions, match_id, int(shown) if shown.isdigit() and len(shown) < 10 else -1, board)

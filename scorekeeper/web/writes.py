@@ -29,19 +29,7 @@ from scorekeeper.state import MatchState
 from scorekeeper.summary import Tally, tally
 from scorekeeper.web import capabilities, figures, people
 from scorekeeper.web.db import get_db, immediate, now
-from scorekeeper.web.eventlog import (
-    StoredMatch,
-    events_text,
-    keep,
-    kept_tally,
-    load_match,
-    match_size,
-    state_at,
-    state_of,
-    state_size,
-    tally_size,
-    text_bytes,
-)
+from scorekeeper.web.eventlog import StoredMatch, kept_tally, load_match, remember, state_at, state_of
 
 
 class StaleVersion(Exception):
@@ -118,7 +106,6 @@ def decide(
         stamp,
         (*match.recorded_at, *(stamp,) * count),
         (*match.steps, *(match.version if one_step else match.version + i for i in range(count))),
-        text_bytes(match) + events_text(events),
     )
     payloads = tuple(json.dumps(_fields(event), ensure_ascii=False) for event in events)
     if before is not None and _same_figures(before, state):
@@ -220,7 +207,7 @@ def _write(
         if isinstance(step, BaseException):
             raise step
         _store(db, step, key, fingerprint)
-    _keep(step)
+    remember(step.after, step.state, step.counted)
     return Appended(version, step.after, step.state)
 
 
@@ -253,15 +240,6 @@ def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
     )
     if step.figures is not None and step.chart is not None:
         figures.write(db, match.id, step.figures, step.chart)
-
-
-def _keep(step: Step) -> None:
-    after = step.after
-    text = text_bytes(after)
-    keep("match", after, after, match_size(after, text))
-    keep("state", after, step.state, state_size(after, text))
-    if step.counted is not None:
-        keep("tally", after, step.counted, tally_size(step.state))
 
 
 def creation_digest(players: Sequence[str], rules: Rules, events: Sequence[Event] = ()) -> str:
@@ -342,5 +320,5 @@ def create_match(
             )
         people.note_players(db, players, stamp)
         _store(db, step, None, "")
-    _keep(step)
+    remember(step.after, step.state, step.counted)
     return empty.id, keeper
