@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
 from typing import Any
 
 from scorekeeper.cards import Card, CardError, format_hand, parse_card, parse_cards
@@ -71,11 +72,18 @@ class FormatError(ValueError):
 
 @dataclass(frozen=True)
 class MatchFile:
-    """A match as the file holds it: players in seat order, rules, and every event."""
+    """A match as the file holds it: players in seat order, rules, and every event.
+
+    ``created_at`` and ``at`` (each event's time, None where the file gives none) are what a
+    file read by ``load`` said of when it was recorded (MATCH_FORMAT.md: an import keeps them),
+    in UTC; they are no part of the match itself, so two files of one match compare equal.
+    """
 
     players: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
     events: tuple[Event, ...] = ()
+    created_at: str | None = field(default=None, compare=False)
+    at: tuple[str | None, ...] = field(default=(), compare=False)
 
     def replay(self) -> MatchState:
         """Replay the events under the rules (raises ``RuleBroken``)."""
@@ -239,6 +247,30 @@ def _written(value: Any) -> Any:
     return value
 
 
+TIME_EXAMPLE = '"2025-03-01T19:30:00+01:00"'
+
+
+def read_time(key: str, value: Any) -> str:
+    """Read an ISO 8601 time (``at``, ``created_at``) as UTC to the millisecond, as the app stores
+    its own; a time without an offset is taken as UTC.
+
+    >>> read_time("at", "2025-03-01T19:30:00+01:00")
+    '2025-03-01T18:30:00.000+00:00'
+    >>> read_time("at", "yesterday")
+    Traceback (most recent call last):
+    scorekeeper.matchfile.FormatError: 'at' must be a time, such as "2025-03-01T19:30:00+01:00"
+    """
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) and len(value) <= 40 else None
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise _about_file(N_("{key} must be a time, such as {example}"), key=f"'{key}'", example=TIME_EXAMPLE)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
 def read_name(value: Any) -> str:
     """Check one player's name: trimmed, not empty, at most 40 characters."""
     if not isinstance(value, str):
@@ -278,13 +310,23 @@ def load(document: Any) -> MatchFile:
     raw = document.get("events", [])
     if not isinstance(raw, list):
         raise _about_file(N_("{key} must be a list"), key="'events'")
-    events = []
+    created = document.get("created_at")
+    created_at = None if created is None else read_time("created_at", created)
+    events, times = [], []
     for index, data in enumerate(raw):
         try:
-            events.append(read_event(data))
+            times.append(_time_of(data))
+            events.append(read_event({k: v for k, v in data.items() if k != "at"}))
         except FormatError as error:
             raise FormatError(error.words or error.message, index, about_file=error.about_file) from None
-    return MatchFile(players, rules, tuple(events))
+    return MatchFile(players, rules, tuple(events), created_at, tuple(times))
+
+
+def _time_of(data: Any) -> str | None:
+    """An event's ``at`` (MATCH_FORMAT.md: optional on any event), read; None if it has none."""
+    if not isinstance(data, Mapping):
+        raise _about_file(N_("an event must be an object"))
+    return None if data.get("at") is None else read_time("at", data["at"])
 
 
 def not_json(error: Exception) -> Said:
@@ -304,20 +346,25 @@ def loads(text: str | bytes) -> MatchFile:
     return load(document)
 
 
-def dump(match: MatchFile, **extra: Any) -> dict[str, Any]:
-    """The document for a match; ``extra`` adds top-level keys such as ``id``."""
+def dump(match: MatchFile, at: Sequence[str | None] = (), **extra: Any) -> dict[str, Any]:
+    """The document for a match; ``extra`` adds top-level keys such as ``id``; ``at``, each
+    event's time (None: none is known), is written as the events' ``at``."""
+    events = [write_event(e) for e in match.events]
+    for event, time in zip(events, at, strict=False):
+        if time is not None:
+            event["at"] = time
     return {
         "format": FORMAT,
         **extra,
         "players": list(match.players),
         "rules": match.rules.to_dict(),
-        "events": [write_event(e) for e in match.events],
+        "events": events,
     }
 
 
-def dumps(match: MatchFile, **extra: Any) -> str:
+def dumps(match: MatchFile, at: Sequence[str | None] = (), **extra: Any) -> str:
     """The text of a match file: indented JSON, one event a line."""
-    document = dump(match, **extra)
+    document = dump(match, at, **extra)
     events = document.pop("events")
     head = json.dumps(document, ensure_ascii=False, indent=2)[:-2]
     lines = ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in events)
