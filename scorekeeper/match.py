@@ -105,6 +105,7 @@ def _start_round(state: MatchState, dealer: int, seats: tuple[int, ...], tiebrea
         dealer=dealer,
         order=order,
         tiebreak=tiebreak,
+        tiebreaks=(*state.tiebreaks, state.round + 1) if tiebreak else state.tiebreaks,
         to_draw=(),
         exchanged=(),
         draw_pile=DECK_SIZE - HAND_SIZE * len(order),

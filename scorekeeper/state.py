@@ -84,6 +84,7 @@ class MatchState:
     dealer: int | None = None
     order: tuple[int, ...] = ()  # seats in this round, in speaking order, the dealer last
     tiebreak: bool = False
+    tiebreaks: tuple[int, ...] = ()  # the numbers of the tie-break rounds dealt so far (the score sheet's)
     to_draw: tuple[int, ...] = ()
     exchanged: tuple[int, ...] = ()
     draw_pile: int = 0

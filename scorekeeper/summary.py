@@ -61,6 +61,58 @@ def score_sheet(state: MatchState) -> list[SheetRound]:
     ]
 
 
+@dataclass(frozen=True)
+class ProtocolRow:
+    """A row of the score sheet as players keep it on paper: what a round gave each player, or a
+    correction on a line of its own, and everybody's totals after it."""
+
+    number: int  # the round (a correction: the round it was made in; 0 before the first deal)
+    gained: tuple[int, ...]  # each seat's points on this row (after the zero floor)
+    totals: tuple[int, ...]
+    finished: bool  # the round was played to its end
+    tiebreak: bool = False  # a tie-break round (RULES.md, Winning: the leaders play one more)
+    correction: ScoreChange | None = None  # a correction's row: whose, how much and why
+
+    @property
+    def what(self) -> Said | Category | None:
+        """What a correction's row was for (``correction (reason)``); None for a round's row."""
+        return None if self.correction is None else self.correction.what
+
+
+def protocol(state: MatchState) -> list[ProtocolRow]:
+    """The score sheet a row per round, each correction on its own row after the round it was made in.
+
+    >>> from scorekeeper.events import Adjust, Dealer, Pass, Declare
+    >>> from scorekeeper.match import replay
+    >>> from scorekeeper.rules import Rules
+    >>> events = [Dealer("Anna"), Adjust("Anna", 3, "forgot"), Declare("Bo", Category.PAIR), Pass("Anna")]
+    >>> rows = protocol(replay(("Anna", "Bo"), Rules(), events))
+    >>> [(r.number, r.gained, r.totals, r.what and str(r.what)) for r in rows]
+    [(1, (0, 1), (0, 1), None), (1, (3, 0), (3, 1), 'correction (forgot)')]
+    """
+    seats = len(state.players)
+    points: dict[int, list[int]] = {}
+    corrections: dict[int, list[ScoreChange]] = {}
+    for change in state.changes():
+        if change.reason is Reason.ADJUST:
+            corrections.setdefault(change.round, []).append(change)
+        else:
+            points.setdefault(change.round, [0] * seats)[change.seat] += change.delta
+    rows: list[ProtocolRow] = []
+    running = (0,) * seats
+    for number in range(0 if 0 in corrections else 1, state.round + 1):
+        finished = number < state.round or state.is_finished
+        if number > 0:
+            gained = tuple(points.get(number, [0] * seats))
+            running = tuple(a + b for a, b in zip(running, gained, strict=True))
+            rows.append(ProtocolRow(number, gained, running, finished, number in state.tiebreaks))
+        for change in corrections.get(number, ()):
+            gained = tuple(change.delta if seat == change.seat else 0 for seat in range(seats))
+            running = tuple(a + b for a, b in zip(running, gained, strict=True))
+            rows.append(ProtocolRow(number, gained, running, finished, correction=change))
+    return rows
+
+
 def totals_by_round(state: MatchState, counted: Tally | None = None) -> list[tuple[int, ...]]:
     """Everybody's total at the start (all 0) and after each round played to the end: the chart's points.
     ``counted``: the state's tally, if the caller has it."""

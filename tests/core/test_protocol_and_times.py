@@ -1,0 +1,103 @@
+"""The score sheet's protocol (a correction on its own row, tie-break rounds marked) and the times a
+match file carries (issue 25, item 7)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_properties import PLAYERS, RULES, play_randomly
+
+from scorekeeper.events import Adjust, Dealer, Declare, Pass
+from scorekeeper.hands import Category
+from scorekeeper.match import replay
+from scorekeeper.matchfile import FormatError, MatchFile, dumps, load, loads
+from scorekeeper.rules import Rules
+from scorekeeper.summary import protocol, score_sheet
+
+MATCHES = Path(__file__).parents[1] / "matches"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), PLAYERS, RULES)
+def test_each_protocol_row_adds_its_points_and_each_round_ends_on_the_score_sheets_totals(
+    data, players, rules
+):
+    """Corrections on rows of their own move no point: each round ends on the same totals."""
+    _, states = play_randomly(data, players, rules)
+    for state in states[::5]:
+        ends, running = {}, (0,) * len(players)
+        for row in protocol(state):
+            assert row.totals == tuple(a + b for a, b in zip(running, row.gained, strict=True))
+            ends[row.number], running = row.totals, row.totals
+        assert ends == {r.number: r.totals for r in score_sheet(state)}
+
+
+def test_a_correction_is_a_row_of_its_own_after_the_round_it_was_made_in():
+    events = [
+        Dealer("Anna"),
+        Declare("Bo", Category.PAIR),
+        Adjust("Anna", 28, "the last trick"),
+        Pass("Anna"),
+    ]
+    rows = protocol(replay(("Anna", "Bo"), Rules(), events))
+    assert [(r.number, r.gained, r.totals, r.correction is not None) for r in rows] == [
+        (1, (0, 1), (0, 1), False),
+        (1, (28, 0), (28, 1), True),
+    ]
+    assert str(rows[-1].what) == "correction (the last trick)"
+
+
+def test_a_correction_before_the_first_deal_has_a_row_and_no_round_row():
+    rows = protocol(replay(("Anna", "Bo"), Rules(), [Adjust("Bo", 4, "handicap"), Dealer("Anna")]))
+    assert [(r.number, r.gained, r.correction is not None) for r in rows] == [
+        (0, (0, 4), True),
+        (1, (0, 0), False),
+    ]
+
+
+def test_the_tie_break_round_is_marked():
+    file = loads((MATCHES / "tie-break-to-ten.json").read_text())
+    rows = protocol(file.replay())
+    assert [(r.number, r.tiebreak) for r in rows if r.correction is None] == [(1, False), (2, True)]
+
+
+def test_a_files_times_are_read_as_utc_and_written_back():
+    document = {
+        "format": "chicago-match/1",
+        "players": ["Anna", "Bo"],
+        "created_at": "2025-03-01T19:00:00+01:00",
+        "events": [
+            {"type": "dealer", "player": "Anna", "at": "2025-03-01T19:01:02Z"},
+            {"type": "declare", "player": "Bo", "hand": "pair"},
+            {"type": "pass", "player": "Anna", "at": "2025-03-01T18:03:04"},  # no offset: UTC
+        ],
+    }
+    file = load(document)
+    assert file.created_at == "2025-03-01T18:00:00.000+00:00"
+    assert file.at == ("2025-03-01T19:01:02.000+00:00", None, "2025-03-01T18:03:04.000+00:00")
+    assert file == MatchFile(("Anna", "Bo"), Rules(), file.events)  # times are no part of the match
+    again = json.loads(dumps(file, file.at, created_at=file.created_at))
+    assert [event.get("at") for event in again["events"]] == list(file.at)
+    assert load(again).at == file.at
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [("at", "yesterday"), ("at", 1740855600), ("at", "2025-13-01T00:00:00"), ("created_at", "soon")],
+)
+def test_a_time_that_is_not_iso_8601_is_refused_naming_the_field(where, value):
+    document = {
+        "format": "chicago-match/1",
+        "players": ["Anna", "Bo"],
+        "events": [{"type": "dealer", "player": "Anna"}],
+    }
+    if where == "at":
+        document["events"][0]["at"] = value
+    else:
+        document["created_at"] = value
+    with pytest.raises(FormatError) as refused:
+        load(document)
+    assert f"'{where}' must be a time" in str(refused.value)
+    assert (refused.value.index == 0) == (where == "at")
