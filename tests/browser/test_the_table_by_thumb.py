@@ -1,0 +1,49 @@
+"""Issue 25, items 4 and 8: the table as it is used, cards in one hand and the phone in the other.
+
+Each test plays its screens at 360 × 640 (a small phone, keyboard closed) and keeps screenshots of
+them at 360 × 640 and 390 × 844 under test-output/screens/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browsertools import SETTLED, tap, wait_until
+
+pytestmark = pytest.mark.browser
+
+SMALL, TALL = {"width": 360, "height": 640}, {"width": 390, "height": 844}
+FOUR = ("Annabelle", "Göran P", "Cia", "Dan")
+
+
+def phone(browser, viewport=SMALL):
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=True, has_touch=True)
+    return context, context.new_page()
+
+
+def in_view(page, locator) -> bool:
+    """The element lies wholly inside the viewport as the page is scrolled now."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and (
+        box["x"] + box["width"] <= size["width"]
+    )
+
+
+@pytest.mark.parametrize("viewport", [SMALL, TALL], ids=["360x640", "390x844"])
+def test_go_on_the_new_match_form_starts_the_match_with_the_seats_as_typed(browser, server, screens, viewport):
+    context, page = phone(browser, viewport)
+    try:
+        page.goto(server + "/new")
+        for i, name in enumerate(FOUR):
+            page.locator("input[name=name]").nth(i).fill(name)
+        start = page.locator("form.new-match > button.primary")
+        assert in_view(page, start), start.bounding_box()
+        screens(page, "four-names-typed")
+        page.locator("input[name=name]").nth(3).press("Enter")  # the keyboard's "Go"
+        page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+        wait_until(page, SETTLED)
+        assert page.locator("#scoreboard .seat .name").all_inner_texts() == list(FOUR)
+    finally:
+        context.close()
