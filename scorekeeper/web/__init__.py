@@ -32,7 +32,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, cache, capabilities, db, headers, i18n, live
+from scorekeeper.web import assets, cache, capabilities, datadir, db, headers, i18n, live
 from scorekeeper.web.faults import fault_of
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.limits import CREATE_RATE, CREATE_ROUTES, IMPORT_RATE, limiter
@@ -66,25 +66,32 @@ PROFILES = {
 }
 
 
-def _secret_key(instance: Path) -> str:
-    """The secret key: from SCOREKEEPER_SECRET_KEY, else generated into the instance folder once.
+def _secret_key(folder: Path) -> str:
+    """The secret key kept in the data folder, generated there on first start.
 
-    Processes starting at once over a new instance folder (gunicorn's workers
-    without preload) must all read the same whole key: each writes its key to a
-    file of its own and links it into place; the first link wins (TRUST.md R6).
+    Processes starting at once over a new data folder must all read the same
+    whole key: each writes its key to a file of its own and links it into
+    place; the first link wins (TRUST.md R6).
     """
-    from_env = os.environ.get("SCOREKEEPER_SECRET_KEY")
-    if from_env:
-        return from_env
-    path = instance / "secret_key"
+    path = folder / datadir.KEY
     if not path.exists():
         try:
             _link_new_key(path)
-        except OSError as error:  # a read-only instance folder: one line, no traceback
+        except OSError as error:  # a read-only data folder: one line, no traceback
             raise ConfigError(
                 f"cannot keep a new secret key in {path} ({error.strerror}): set SCOREKEEPER_SECRET_KEY"
             ) from None
     return path.read_text().strip()
+
+
+def _data_folder(app: Flask) -> datadir.DataFolder:
+    """The data folder, the old instance folder moved to it first if need be (datadir.py); made if new."""
+    folder = datadir.settle(datadir.old_folder(app), Path(app.instance_path))
+    try:
+        folder.path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"cannot make the data folder {folder.path} ({error.strerror})") from None
+    return folder
 
 
 def _link_new_key(path: Path) -> None:
@@ -149,8 +156,8 @@ def _check_key_fits(app: Flask) -> None:
         raise ConfigError(
             "this database's matches were made with another secret key; with this one every live-view"
             " link and every phone's scorekeeper role would stop working. Start with the old key: set"
-            " SCOREKEEPER_SECRET_KEY to it, or put it back in the file secret_key of the instance"
-            f" folder ({app.instance_path})"
+            " SCOREKEEPER_SECRET_KEY to it, or put it back in the file"
+            f" {app.config['KEY_FILE'] or Path(app.instance_path) / datadir.KEY}"
         )
 
 
@@ -170,24 +177,26 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     """Create the app; ``test_config`` overrides the configuration (tests pass a temporary DATABASE).
 
     ``database`` is the SQLite file (the command line's ``--db``); by default
-    SCOREKEEPER_DATABASE, else ``scorekeeper.sqlite`` in the instance folder.
+    SCOREKEEPER_DATABASE, else ``scorekeeper.sqlite`` in the data folder
+    (datadir.py), where the secret key is kept too unless SCOREKEEPER_SECRET_KEY
+    gives it. The data folder is Flask's instance folder (``config.py`` is read
+    from it); it is looked for, moved from the old place and made only when the
+    database or the key is to be kept there.
     """
     from scorekeeper.web import guide, history, imports, matches, watching  # noqa: F401 - watching's routes are matches.bp's
 
     app = Flask(
         __name__,
+        instance_path=str(datadir.user_folder()),
         instance_relative_config=True,
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
     )
-    try:
-        os.makedirs(app.instance_path, exist_ok=True)
-    except OSError as error:
-        raise ConfigError(f"cannot make the instance folder {app.instance_path} ({error.strerror})") from None
     app.config.from_mapping(
-        DATABASE=database
-        or os.environ.get("SCOREKEEPER_DATABASE")
-        or os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        DATABASE=database or os.environ.get("SCOREKEEPER_DATABASE"),
+        SECRET_KEY=os.environ.get("SCOREKEEPER_SECRET_KEY"),
+        KEY_FILE=None,  # where the key is kept, when the data folder keeps it
+        DATA_NOTE=None,  # what serve says about the data folder (moved, or left at the old place)
         PROFILE=os.environ.get("SCOREKEEPER_PROFILE", "lan"),
         PROXIES=os.environ.get("SCOREKEEPER_PROXIES"),  # None: the profile's default
         MAX_CONTENT_LENGTH=16 * 1024,
@@ -216,8 +225,14 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
         raise ConfigError(f"SCOREKEEPER_PROFILE must be one of {sorted(PROFILES)}")
     app.config.from_mapping(PROFILES[app.config["PROFILE"]])
     _trust_proxies(app)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    if not app.config["DATABASE"] or not app.config["SECRET_KEY"]:
+        folder = _data_folder(app)
+        app.config["DATA_NOTE"] = folder.said
+        if not app.config["DATABASE"]:
+            app.config["DATABASE"] = str(folder.path / datadir.DATABASE)
+        if not app.config["SECRET_KEY"]:
+            app.config["SECRET_KEY"] = _secret_key(folder.path)
+            app.config["KEY_FILE"] = str(folder.path / datadir.KEY)
     check_secret_key(app.config["SECRET_KEY"])
 
     @app.before_request

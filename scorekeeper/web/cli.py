@@ -28,6 +28,18 @@ def _app(db: str | None) -> Flask:
     return create_app(database=os.path.abspath(db) if db else None)
 
 
+def where_kept(app: Flask) -> str:
+    """What ``serve`` says first: where the matches and the key are (back them up together, TRUST.md S12)."""
+    key = app.config["KEY_FILE"] or (
+        "SCOREKEEPER_SECRET_KEY" if os.environ.get("SCOREKEEPER_SECRET_KEY") else "the settings (config.py)"
+    )
+    database = app.config["DATABASE"]
+    lines = [f"The matches are kept in {database}, their secret key in {key}: back them up together."]
+    if app.config["DATA_NOTE"]:
+        lines.append(app.config["DATA_NOTE"])
+    return "\n".join(lines)
+
+
 def export_match(match_id: str, db: str | None) -> int:
     """Print a stored match as a ``chicago-match/1`` file."""
     with _app(db).app_context():
@@ -91,10 +103,10 @@ def _number(low: int, high: int) -> Callable[[str], int]:
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: the core's ``check`` and the shell's commands."""
     parser, commands = core.build_parser()
-    server = commands.add_parser("serve", help="start the web app (SQLite file in the instance folder)")
+    server = commands.add_parser("serve", help="start the web app (SQLite file in the user data folder)")
     server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     server.add_argument("--port", type=_number(1, 65535), default=5000, help="port (default 5000)")
-    server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the instance folder)")
+    server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the user data folder)")
     server.add_argument(
         "--threads", type=_number(1, 256), default=16, help="threads that answer requests (default 16)"
     )
@@ -112,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     backup = commands.add_parser("backup", help="copy the whole database (SQLite online backup)")
     backup.add_argument("path")
     for command in (exporter, importer, backup):
-        command.add_argument("--db", help="the SQLite file (default: the instance folder's)")
+        command.add_argument("--db", help="the SQLite file (default: the user data folder's)")
     return parser
 
 
@@ -157,7 +169,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from scorekeeper.web.server import serve
 
-        serve(_app(args.db), args.host, args.port, args.threads, args.streams, args.access_log)
+        app = _app(args.db)
+        print(where_kept(app), flush=True)
+        serve(app, args.host, args.port, args.threads, args.streams, args.access_log)
         return 0
     if args.command == "export":
         return export_match(args.match_id, args.db)

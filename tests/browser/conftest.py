@@ -66,6 +66,8 @@ def server(tmp_path_factory) -> Iterator[str]:
                 "PYTHONUNBUFFERED": "1",
                 "SCOREKEEPER_IMPORT_RATE_LIMIT": "10000 per minute",
                 "SCOREKEEPER_CREATE_RATE_LIMIT": "10000 per minute",
+                # A key of its own: the server keeps nothing in this machine's user data folder.
+                "SCOREKEEPER_SECRET_KEY": "browser-tests-secret-key-0123456789abcdef",
             },
         )
     url = f"http://127.0.0.1:{port}"

@@ -329,13 +329,18 @@ def test_a_read_only_instance_folder_without_a_secret_key_is_one_line(tmp_path):
             _secret_key(tmp_path)
 
 
-def test_an_instance_folder_that_cannot_be_made_is_one_line(tmp_path, monkeypatch):
-    def refused(path, exist_ok=False):
-        raise OSError(errno.EROFS, os.strerror(errno.EROFS), path)
+def test_a_data_folder_that_cannot_be_made_is_one_line(tmp_path, monkeypatch):
+    from scorekeeper.web import datadir
 
-    monkeypatch.setattr(os, "makedirs", refused)
-    with pytest.raises(ConfigError, match="cannot make the instance folder .* \\(Read-only file system\\)"):
-        make_app(tmp_path / "scores.sqlite")
+    def refused(path, mode=0o777, parents=False, exist_ok=False):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(datadir, "old_folder", lambda app: tmp_path / "old-instance")
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    monkeypatch.setattr(Path, "mkdir", refused)
+    with pytest.raises(ConfigError, match="cannot make the data folder .* \\(Read-only file system\\)"):
+        create_app({"TESTING": True, "DATABASE": str(tmp_path / "scores.sqlite")})  # the key is kept there
 
 
 def sqlite_error(code: int, kind=sqlite3.OperationalError) -> sqlite3.Error:

@@ -571,8 +571,12 @@ def _watch(app, match_id: str) -> str:
 
 
 def test_debug_is_off_and_a_generated_key_is_long(tmp_path, monkeypatch):
+    from scorekeeper.web import datadir
+
     monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
     monkeypatch.setenv("SCOREKEEPER_DATABASE", str(tmp_path / "db.sqlite"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the key is made there, not in the user's
+    monkeypatch.setattr(datadir, "old_folder", lambda app: tmp_path / "old-instance")
     app = create_app()
     assert app.debug is False
     assert len(app.config["SECRET_KEY"]) >= 32
