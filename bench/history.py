@@ -7,9 +7,8 @@ and at the full count). The matches come from the engine: 60 real matches played
 legal play to the end (2-4 players, realistic rounds), each stored many times under different
 players from a pool of 40 names, with their figures worked out as the app does.
 
-Each database is served by ``scorekeeper serve`` (gunicorn, 1 worker x 8 threads, as by
-default) and asked over loopback by one phone (bench/loadgen.py), so the times are round
-trips, not in-process calls. Before any timing every route is asked once for another
+Each database is served by ``scorekeeper serve`` (waitress, its defaults) and asked over
+loopback by one phone (bench/loadgen.py), so the times are round trips, not in-process calls. Before any timing every route is asked once for another
 target, by 16 phones at once (templates compiled, every thread's connection open): "first"
 is then the first request for a match, player or hand not asked before, and "median" the
 median of the next 15. Each figure is min/median of ``--runs`` runs (a new target each run
@@ -211,7 +210,7 @@ def fill_and_measure(workdir: Path, templates: list[dict], args: argparse.Namesp
     size = (workdir / "big.sqlite").stat().st_size / 1e6
     print(
         f"filled {args.matches:,} finished matches ({size:.0f} MB) in {time.perf_counter() - start:.0f} s;"
-        f" gunicorn 1 worker x 8 threads; min/median of {args.runs} runs\n"
+        f" scorekeeper serve with its defaults; min/median of {args.runs} runs\n"
     )
     asyncio.run(measure_both(paths, ids, args.runs))
 

@@ -1,18 +1,19 @@
-"""Many tables at once against gunicorn on 127.0.0.1, the app beside the minimal reference app.
+"""Many tables at once, every spectator polling: the app beside the minimal reference app.
 
 Each table's scorekeeper taps every 10 s and its three spectators poll the live
-view every 2 s (as the page does), each phone on its own connection. Open loop
-(bench/loadgen.py): requests fire on schedule whatever the server's speed, and
-latency counts from the scheduled time, so queueing shows. Prints, per table
-count, for the app and for bench/minimal_app.py served the same way (the app's
-``serve()``, the same workers and threads): tap p99, the spectators' update
-latency p95 (from the tap's scheduled time to the new board: polling every 2 s
-alone makes that about 1.9 s), poll p99, errors and dropped requests, the
-server's CPU per 1,000 tables and per request, worker RSS, and the load
-generator's own lag and CPU (whether it kept up). Figures are min/median of
-``--runs`` runs, the app's and the reference's interleaved.
+view every 2 s, as a page does when the server declines its stream (more spectators than
+``scorekeeper serve --streams``, or a proxy that holds streams back); each phone on its own
+connection and address. Open loop (bench/loadgen.py): requests fire on schedule whatever the
+server's speed, and latency counts from the scheduled time, so queueing shows. Prints, per table
+count, for the app (``scorekeeper serve``, its defaults) and for bench/minimal_app.py under the
+same ``serve()`` (the same threads for requests; no stream threads, it has none): tap p99, the
+spectators' update latency p95 (from the tap's scheduled time to the new board: polling every
+2 s alone makes that about 1.9 s), poll p99, errors and dropped requests, the server's CPU per
+1,000 tables and per request, its RSS, and the load generator's own lag and CPU (whether it kept
+up). Figures are min/median of ``--runs`` runs, the app's and the reference's interleaved.
+bench/capacity.py is the live view as it is served (streams first); this is its fallback alone.
 
-Run: python bench/load.py [--seconds 20] [--tables 100 300 1000] [--workers 2] [--threads 8] [--runs 3]
+Run: python bench/load.py [--seconds 20] [--tables 100 300 1000] [--runs 3]
 Goal (issue 5): 1,000 tables with 0 errors and p99 under 100 ms for actions. Loopback
 only; each run is bounded (it drains for at most 10 s; what is still unanswered then is dropped).
 """
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import resource
 import sys
 import tempfile
 import time
@@ -31,12 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import loadgen  # noqa: E402
-from servers import Served, machine_busy_seconds, min_median, percentile, running  # noqa: E402
-
-
-def ms(values: list[float], q: float) -> float:
-    return percentile(sorted(values), q) * 1e3
-
+from servers import Served, machine_busy_seconds, min_median, ms, raise_file_limit, running  # noqa: E402
 
 COLUMNS = (  # heading, width, the figure of one run (its Open, the server's CPU seconds, tables)
     ("tap p99", 14, lambda r, cpu, n: ms(r.taps, 0.99), 0),
@@ -71,7 +66,7 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
         for server in (app, ref):
             made = tables[server]
             made += await loadgen.open_tables(server.base, len(made), count - len(made), server is ref)
-        rss = {server: server.worker_rss_mb() for server in tables}
+        rss = {server: server.rss_mb() for server in tables}
         rows = found[count] = {app: [], ref: []}
         others: dict[Served, list[float]] = {app: [], ref: []}
         for _ in range(runs):
@@ -84,7 +79,7 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
         for server in (app, ref):
             done = rows[server]
             errors = [e for run, _ in done for e in run.errors]
-            rss_end = server.worker_rss_mb()
+            rss_end = server.rss_mb()
             figures = "".join(
                 f"{min_median([figure(r, cpu, count) for r, cpu in done], digits):>{width}}"
                 for _, width, figure, digits in COLUMNS
@@ -92,8 +87,7 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
             dropped = sum(r.dropped for r, _ in done)
             print(f"{count:>6} {server.kind:<10}{figures}{len(errors):>7}{dropped:>8}")
             print(
-                f"{'':>7}worker RSS MB {', '.join(f'{x:.0f}' for x in rss[server])} at the start,"
-                f" {', '.join(f'{x:.0f}' for x in rss_end)} at the end; "
+                f"{'':>7}server RSS {rss[server]:.0f} MB at the start, {rss_end:.0f} MB at the end; "
                 f"{sum(r.answered for r, _ in done) / len(done) / seconds:.0f} answers/s"
                 f" of {sum(r.scheduled for r, _ in done) / len(done) / seconds:.0f} scheduled;"
                 f" {sum(r.opened for r, _ in done) / max(1, sum(r.answered for r, _ in done)):.2f}"
@@ -106,11 +100,11 @@ async def table_rows(app: Served, ref: Served, counts: list[int], runs: int, sec
 
 
 async def main_async(args: argparse.Namespace, workdir: Path) -> None:
-    app = Served("app", workdir / "app.sqlite", args.workers, args.threads)
-    ref = Served("minimal", workdir / "minimal.sqlite", args.workers, args.threads)
+    app = Served("app", workdir / "app.sqlite")
+    ref = Served("minimal", workdir / "minimal.sqlite")
     with running(app, ref):
         print(
-            f"gunicorn gthread, {args.workers} worker(s) x {args.threads} threads for both; loopback; {os.cpu_count()}"
+            f"scorekeeper serve (its defaults) and the minimal app under the same serve(); loopback; {os.cpu_count()}"
             f" cores shared with the load generator; load average {os.getloadavg()[0]:.1f}"
         )
         loadgen.scripts()
@@ -118,18 +112,10 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> None:
     print("goal: 1,000 tables, 0 errors, tap p99 < 100 ms")
 
 
-def raise_file_limit() -> None:
-    """A socket per phone: 4 per table."""
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--tables", type=int, nargs="+", default=[100, 300, 1000])
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--runs", type=int, default=3)
     raise_file_limit()
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:

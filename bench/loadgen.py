@@ -1,7 +1,9 @@
 """The load generator of the benches: phones as asyncio tasks in one process (aiohttp).
 
-Each phone has its own connection, as a phone has. When the server closes an idle
-one (after 2 s under gthread, 30 s under gevent), the phone opens another: aiohttp
+Each phone has its own connection and its own address, as a phone has: a table's phones
+connect from addresses of their own in 127.0.0.0/8 (``address``; the server holds 64
+connections an address, and counts its rate limits by address). When the server closes an idle
+one (waitress: after 30 s without a byte), the phone opens another: aiohttp
 resends a GET that met a closed connection, and a tap is resent here with the same idempotency
 key (the app records it once; the reference app's insert may count twice, which
 changes nothing it measures). A phone gives up on a request after 10 s, as htmx's
@@ -9,7 +11,7 @@ timeout makes it: that is an error, and the next tap goes again with the same ke
 as the unswapped page would send it. Bodies are not decompressed: the version a
 phone knows comes from the ETag, as the live view's does.
 
-Two ways to drive a server:
+Two ways to drive a server (bench/push.py has the third, spectators holding the live view's stream):
 - ``closed_loop``: n clients, each sending its next request when the last one is
   answered (throughput, and latency at that concurrency);
 - ``open_loop``: tables on a schedule (a scorekeeper taps every 10 s, three
@@ -64,13 +66,21 @@ def scripts() -> list[list[Event]]:
     return _scripts
 
 
+def address(phone: int) -> str:
+    """The loopback address of the ``phone``-th phone of the tables: 127.1.0.1, 127.1.0.2, and so on
+    (the attackers of bench/attacks.py come from 127.0.x.y)."""
+    return f"127.{1 + phone // (256 * 254)}.{phone // 254 % 256}.{phone % 254 + 1}"
+
+
 class Connector(aiohttp.TCPConnector):
-    """One connection per phone; counts the connections opened (a closed one is reopened)."""
+    """One connection per phone, from its address; counts the connections opened (a closed one is reopened)."""
 
     opened = 0
 
-    def __init__(self) -> None:
-        super().__init__(limit=1)
+    def __init__(self, source: str | None = None, limit: int = 1, force_close: bool = False) -> None:
+        super().__init__(
+            limit=limit, local_addr=None if source is None else (source, 0), force_close=force_close
+        )
 
     async def _create_connection(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         Connector.opened += 1
@@ -82,15 +92,28 @@ class Phone:
 
     resent = 0  # taps resent after the server closed their connection
 
-    def __init__(self, base: str) -> None:
-        self.session = aiohttp.ClientSession(
+    def __init__(self, base: str, source: str | None = None) -> None:
+        self.source = source  # its address (None: the system's choice, 127.0.0.1)
+        self.fresh = False  # a new connection for every request
+        self.session = self._session(base)
+        self.cookies: dict[str, str] = {}
+
+    def _session(self, base: str) -> aiohttp.ClientSession:
+        return aiohttp.ClientSession(
             base,
-            connector=Connector(),
+            connector=Connector(self.source, force_close=self.fresh),
             auto_decompress=False,
             cookie_jar=aiohttp.DummyCookieJar(),
             timeout=aiohttp.ClientTimeout(total=TIMEOUT),
         )
-        self.cookies: dict[str, str] = {}
+
+    async def connect_anew(self) -> None:
+        """From now on, a new connection for every request: a phone idle longer than the server
+        keeps a connection (30 s) between its taps, as a scorekeeper often is."""
+        base = self.session._base_url
+        await self.session.close()
+        self.fresh = True
+        self.session = self._session(base)
 
     async def request(
         self, method: str, path: str, form: dict | None = None, headers: dict | None = None
@@ -134,9 +157,6 @@ class Table:
     token: str = ""
     reference: bool = False
     key: str = ""  # the tap's idempotency key: a new one once a tap is recorded, as the swap brings
-    # Taps ask for the acknowledgement only (RFC 7240 ``Prefer: return=minimal``: 204, no screen
-    # rendered): everything a tap does but its answer's render, for bench/capacity.py's ceiling.
-    acknowledged_only: bool = False
     due_of: dict[int, float] = field(default_factory=dict)  # version -> when the tap that made it was due
 
     async def tap(self) -> int:
@@ -153,12 +173,7 @@ class Table:
             # if the server had recorded it, it answers with the original result (TRUST.md W2).
             self.key = self.key or f"{self.match}-{self.version}-{random.random()}"
             form = {**fields, "version": str(self.version), "key": self.key, "csrf_token": self.token}
-            headers = {
-                "HX-Request": "true",
-                **({"Prefer": "return=minimal"} if self.acknowledged_only else {}),
-            }
-            status, _, _ = await self.keeper.request("POST", path, form, headers)
-            status = 200 if status == 204 and self.acknowledged_only else status
+            status, _, _ = await self.keeper.request("POST", path, form, {"HX-Request": "true"})
         if status == 200:
             self.version += 1
             self.key = ""
@@ -181,7 +196,8 @@ class Table:
 
 async def open_table(base: str, number: int, reference: bool) -> Table:
     """A table with a match started by its own scorekeeper's phone (its own session), as at a real table."""
-    table = Table(Phone(base), [Phone(base) for _ in range(SPECTATORS)], reference=reference)
+    phones = [Phone(base, address(number * (1 + SPECTATORS) + i)) for i in range(1 + SPECTATORS)]
+    table = Table(phones[0], phones[1:], reference=reference)
     if reference:
         table.match = f"t{number}"
         return table

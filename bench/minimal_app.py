@@ -6,10 +6,12 @@ a 2 KB fragment. GET /poll?m=ID reads the table's version, as the app's live
 view does: 304 when ``If-None-Match`` holds it, else the fragment with its ETag.
 
 Fair to the app (issue 14): each thread keeps its connection across requests,
-as scorekeeper/web/db.py does (opening one per request cost 0.78 ms against
-0.23-0.32 ms), and it is served by the app's own ``serve()``, so gunicorn's
-worker class, workers, threads, keep-alive and every other option are the
-app's. Run: python bench/minimal_app.py --port 8001 --db /tmp/minimal.sqlite [--workers 1 --threads 8]
+as scorekeeper/web/db.py lends one from a kept pool (opening one per request cost
+0.78 ms against 0.23-0.32 ms), and it is served by the app's own ``serve()``:
+waitress with the app's threads for requests, idle timeout, connection bounds and
+every other option. Its best setup differs in one thing only: it has no live view,
+so no stream threads (``streams=0``). Run: python bench/minimal_app.py --port 8001
+--db /tmp/minimal.sqlite [--threads 16]
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def create_app(database: str) -> Flask:
     setup.execute("PRAGMA journal_mode=wal")
     setup.execute("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, version INTEGER NOT NULL)")
     setup.execute("CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, table_id TEXT, payload TEXT)")
-    setup.close()  # before gunicorn forks: no worker inherits a connection
+    setup.close()
 
     def fragment(version: int) -> Response:
         response = Response(FRAGMENT, mimetype="text/html")
@@ -80,12 +82,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", required=True)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, help="threads for requests (default: the app's)")
     args = parser.parse_args()
-    from scorekeeper.web.server import serve
+    from scorekeeper.web.server import THREADS, serve
 
-    serve(create_app(os.path.abspath(args.db)), "127.0.0.1", args.port, args.workers, args.threads)
+    app = create_app(os.path.abspath(args.db))
+    serve(app, "127.0.0.1", args.port, threads=args.threads or THREADS, streams=0)
 
 
 if __name__ == "__main__":

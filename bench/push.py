@@ -1,63 +1,46 @@
-"""The live view pushed: how soon a spectator sees a tap, and what holding the streams costs.
+"""The live view pushed, as a spectator's page follows it: the machinery of bench/capacity.py and
+bench/attacks.py (no command of its own).
 
-Run: python bench/push.py [--tables 100 300 1000] [--seconds 20] [--runs 3] [--workers 1] [--threads 8]
-                          [--classes gthread gevent]
+``one_run`` drives tables on their schedule: each scorekeeper taps every ``tap_every`` s (open
+loop: each tap fires at its scheduled time, and its latency counts from that time), and each
+spectator holds the live view's stream (``/watch/stream``) as the page does. An
+``event: version`` says the match's version: when it is newer than the board's, the spectator
+fetches the board (``/watch/board`` with the version it shows) on a second connection, as a
+browser would. An ``event: board`` brings the board itself, its version as the event's id: the
+spectator has it without a fetch. A stream the server declines (204: it holds as many streams
+as it may) leaves that spectator polling every 2 s, as the page does.
 
-N tables, each a scorekeeper tapping every 10 s (open loop: each tap fires at its
-scheduled time) and three spectators, each holding the live view's stream
-(``/watch/stream``) as the page does. An ``event: version`` says the match's
-version: when it is newer than the board's, the spectator fetches the board
-(``/watch/board`` with the version it shows) on a second connection, as a
-browser would. An ``event: board`` brings the board itself, its version as the
-event's id: the spectator has it without a fetch. A stream the server declines
-(204, its streams are full) leaves that spectator polling every 2 s, as the page does.
-
-Prints, per worker class and table count, min/median of ``--runs`` runs: tap p99
-(from its scheduled time); the spectators' update latency p95 and p99 from the
-tap's scheduled time to the new board in the spectator's hands (as bench/load.py
-counts it for polling spectators), and its p95 from the tap's acknowledgement
-(its 200: it can be negative, the push may beat the acknowledgement); how many
-spectators hold a stream and how many poll; errors and dropped requests (totals
-of the runs); the server's cores per 1,000 tables and the generator's own CPU,
-both over the scheduled window; worker RSS. After the last scheduled tap a run
-drains for at most 10 s: the spectators listen until each has its table's last
-version, a request still unanswered then is dropped, and an update a spectator
-never got is counted (unseen). The app alone: the minimal app has no stream
-(bench/capacity.py prints its polling rows beside these). Loopback only.
+A run's figures: each tap's latency from its scheduled time; each spectator's update latency,
+from the tap's scheduled time (and from its acknowledgement: the push can beat it) to the new
+board in the spectator's hands; how many spectators hold a stream and how many poll; errors;
+what was dropped (after the last scheduled tap a run drains for at most 10 s, until every
+spectator has its table's last version: a request unanswered then is dropped, and a version a
+spectator never got is unseen); the server's CPU and the generator's own over the scheduled
+window, and the generator's lag (how late its event loop woke for a 50 ms sleep).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
-import os
-import sqlite3
-import sys
-import tempfile
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TypeVar
 
 import aiohttp
+import loadgen
+from servers import machine_busy_seconds, ms
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import loadgen  # noqa: E402
-from load import ms, raise_file_limit  # noqa: E402
-from servers import Served, machine_busy_seconds, min_median, running  # noqa: E402
-
-from scorekeeper.web import live  # noqa: E402
-from scorekeeper.web.eventlog import MATCH_EVENT_BYTES, STATE_EVENT_BYTES  # noqa: E402
+from scorekeeper.web import live
 
 OPENING = 2.0  # seconds between the last stream opened and the first tap
-SETTLE = (
-    live.HEARTBEAT * (1 + live.JITTER) + 1.0
-)  # seconds for the server to drop the streams of the run before
+# Seconds for a server to drop the streams of the run before: their phones closed them, but the
+# server finds that out only when it next writes to them (a heartbeat, at most HEARTBEAT × (1 +
+# JITTER) later), and until then they count against its streams. A fresh server needs none.
+SETTLE = live.HEARTBEAT * (1 + live.JITTER) + 1.0
 CONNECTING = 120.0  # seconds the streams may take to open, at most
-DRAIN = 10.0  # as loadgen.open_loop: what is unanswered this long after the last scheduled tap is dropped
+DRAIN = 10.0  # what is unanswered this long after the last scheduled tap is dropped
+TICK = 0.05  # the generator's lag probe: a sleep this long, again and again
 T = TypeVar("T")
 
 
@@ -67,11 +50,12 @@ class Run:
 
     seconds: float
     taps: list[float] = field(default_factory=list)  # from each tap's scheduled time to its answer
+    fresh: list[float] = field(default_factory=list)  # those of the taps sent on a new connection
     due: dict[tuple[int, int], float] = field(default_factory=dict)  # (table, version) -> tap first due
     acked: dict[tuple[int, int], float] = field(default_factory=dict)  # (table, version) -> acknowledged
     seen: list[tuple[int, int, float]] = field(default_factory=list)  # (table, version, board received)
     shown: dict[tuple[int, int], int] = field(default_factory=dict)  # (table, spectator) -> version held
-    errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # each begins with what failed: tap, board, stream
     streaming: int = 0
     polling: int = 0
     unsent: int = 0  # taps scheduled and not sent yet
@@ -80,6 +64,7 @@ class Run:
     server_cpu: float = 0.0  # CPU seconds over the scheduled window
     own_cpu: float = 0.0
     others: float = 0.0  # cores other processes took over the window
+    lag: list[float] = field(default_factory=list)  # how late the generator woke, over the window
 
     def updates(self, since: Mapping[tuple[int, int], float]) -> list[float]:
         """From each tap's time in ``since`` (``due`` or ``acked``) to each spectator's new board, in s."""
@@ -89,6 +74,10 @@ class Run:
     def dropped(self) -> int:
         """Requests of the run unanswered at the end of the drain: sent and not answered, or never sent."""
         return self.unsent + self.waiting
+
+    @property
+    def tap_errors(self) -> list[str]:
+        return [e for e in self.errors if e.startswith("tap")]
 
     async def ask(self, request: Awaitable[T], what: str) -> T | None:
         """A request's answer, or None if it failed (an error); waiting until then (dropped if cancelled)."""
@@ -151,25 +140,34 @@ async def spectator(
             show(answer[1])
 
     timeout = aiohttp.ClientTimeout(total=None, sock_read=30)
-    async with aiohttp.ClientSession(phone.session._base_url, timeout=timeout) as stream:
-        # As the page asks: with the version it shows (the board comes at once only if it is behind).
-        async with stream.get(f"/watch/stream?t={table.watch}&v={run.shown[at]}") as response:
-            if response.status == 200:
-                run.streaming += 1
-                events = sse_events(response.content)
-                while True:  # an event, or the stop: a board fetch on its way is never cut short
-                    step = asyncio.ensure_future(anext(events, None))
-                    await asyncio.wait((step, stop), return_when=asyncio.FIRST_COMPLETED)
-                    if not step.done() or step.result() is None:
-                        step.cancel()
-                        return
-                    name, ident, data = step.result()
-                    if name == "board":  # the board itself, at version ``id``
-                        show(int(ident))
-                    elif name == "version" and int(data) > run.shown[at]:
-                        await fetch()
-            if response.status != 204:
-                run.errors.append(f"stream {response.status}")
+    connector = loadgen.Connector(phone.source)  # a second connection from the phone's address
+    try:
+        async with aiohttp.ClientSession(
+            phone.session._base_url, connector=connector, timeout=timeout
+        ) as stream:
+            # As the page asks: with the version it shows (the board comes at once only if it is behind).
+            async with stream.get(f"/watch/stream?t={table.watch}&v={run.shown[at]}") as response:
+                if response.status == 200:
+                    run.streaming += 1
+                    events = sse_events(response.content)
+                    while True:  # an event, or the stop: a board fetch on its way is never cut short
+                        step = asyncio.ensure_future(anext(events, None))
+                        await asyncio.wait((step, stop), return_when=asyncio.FIRST_COMPLETED)
+                        if not step.done() or step.result() is None:
+                            step.cancel()
+                            if not stop.done():  # the server ended the stream: the page polls
+                                run.errors.append("stream ended")
+                                break
+                            return
+                        name, ident, data = step.result()
+                        if name == "board":  # the board itself, at version ``id``
+                            show(int(ident))
+                        elif name == "version" and int(data) > run.shown[at]:
+                            await fetch()
+                elif response.status != 204:
+                    run.errors.append(f"stream {response.status}")
+    except (TimeoutError, aiohttp.ClientError) as error:  # the page polls on
+        run.errors.append(f"stream {error!r}")
     run.polling += 1
     while not stop.done():  # declined: the page polls
         await asyncio.wait((stop,), timeout=loadgen.POLL_EVERY)
@@ -187,39 +185,59 @@ async def scorekeeper(table: loadgen.Table, number: int, run: Run, dues: list[fl
         status = await run.ask(table.tap(), "tap")
         if status == 200:
             run.taps.append(loop.time() - due)
+            if table.keeper.fresh:
+                run.fresh.append(loop.time() - due)
             run.acked[(number, table.version)] = loop.time()
         elif status is not None:
             run.errors.append(f"tap {status}")
 
 
-async def one_run(tables: list[loadgen.Table], seconds: float, server_cpu: Callable[[], float]) -> Run:
-    """The tables on their schedule for ``seconds``, each spectator holding its stream, then the drain."""
+async def one_run(
+    tables: list[loadgen.Table],
+    seconds: float,
+    server_cpu: Callable[[], float],
+    settle: float = SETTLE,
+    tap_every: float = loadgen.TAP_EVERY,
+    under_way: Callable[[], Awaitable[None]] | None = None,
+) -> Run:
+    """The tables on their schedule for ``seconds``, each spectator holding its stream, then the drain.
+
+    ``under_way`` is awaited once every stream is open (or declined), before the taps begin.
+    """
     loop = asyncio.get_running_loop()
     run = Run(seconds)
-    # The streams of the run before are closed by their phones, but the server finds that out
-    # only when it next writes to them (a heartbeat, at most HEARTBEAT × (1 + JITTER) later):
-    # until then they count against its streams, and a new spectator beyond them is declined.
-    await asyncio.sleep(SETTLE)
+    await asyncio.sleep(settle)
     stop: asyncio.Future[None] = loop.create_future()
     keepers, spectators = [], []
     for number, table in enumerate(tables):
         for place, phone in enumerate(table.spectators):
             spectators.append(asyncio.ensure_future(spectator(table, (number, place), phone, run, stop)))
-    # The goal is about spectators connected: the taps begin once every stream is open (or declined),
-    # and OPENING later, so that the streams' opening burst is not taken for the taps' latency.
+    # The taps begin once every stream is open (or declined), and OPENING later, so that the
+    # streams' opening burst is not taken for the taps' latency.
     opened = loop.time() + CONNECTING
     while run.streaming + run.polling < len(spectators) and loop.time() < opened:
         await asyncio.sleep(0.1)
+    if under_way is not None:
+        await under_way()
     start = loop.time() + OPENING
     end = start + seconds
     for number, table in enumerate(tables):
-        dues = loadgen.schedule(start + (number * 0.618034 % 1) * loadgen.TAP_EVERY, loadgen.TAP_EVERY, end)
+        dues = loadgen.schedule(start + (number * 0.618034 % 1) * tap_every, tap_every, end)
         run.unsent += len(dues)
         keepers.append(asyncio.ensure_future(scorekeeper(table, number, run, dues)))
+
+    async def probe() -> None:
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(TICK)
+            run.lag.append(loop.time() - asked - TICK)
+
     with loadgen.frozen_gc():
         await asyncio.sleep(max(0.0, start - loop.time()))
         cpu, mine, busy = server_cpu(), time.process_time(), machine_busy_seconds()
+        prober = asyncio.ensure_future(probe())
         await asyncio.sleep(max(0.0, end - loop.time()))
+        prober.cancel()
         run.server_cpu, run.own_cpu = server_cpu() - cpu, time.process_time() - mine
         run.others = max(0.0, machine_busy_seconds() - busy - run.server_cpu - run.own_cpu) / seconds
         deadline = end + DRAIN
@@ -236,177 +254,41 @@ async def one_run(tables: list[loadgen.Table], seconds: float, server_cpu: Calla
     return run
 
 
-def figures(run: Run, count: int) -> dict[str, float]:
-    """One run's figures, by the keys of COLUMNS (latencies in ms)."""
+async def lost(tables: list[loadgen.Table]) -> int:
+    """Acknowledged taps the server does not hold: each table's version against its board's.
+
+    The board's version (its ETag) is the match's count of events; a tap that timed out may be
+    there too (the phone never heard), so only a version below the acknowledged ones is a loss.
+    """
+    missing = 0
+    for table in tables:
+        status, stored = await table.check(table.spectators[0], -1)
+        if status != 200:
+            raise RuntimeError(f"the board answered {status}")
+        missing += max(0, table.version - stored)
+    return missing
+
+
+def figures(run: Run) -> dict[str, float]:
+    """One run's figures by name (latencies in ms, CPU in cores over the scheduled window)."""
     return {
-        "tap": ms(run.taps, 0.99),
-        "p95": ms(run.updates(run.due), 0.95),
-        "p99": ms(run.updates(run.due), 0.99),
-        "ack": ms(run.updates(run.acked), 0.95),
+        "tap p50": ms(run.taps, 0.50),
+        "tap p95": ms(run.taps, 0.95),
+        "tap p99": ms(run.taps, 0.99),
+        "tap max": max(run.taps, default=float("nan")) * 1e3,
+        "new-connection tap p95": ms(run.fresh, 0.95),
+        "new-connection tap max": max(run.fresh, default=float("nan")) * 1e3,
+        "update p95": ms(run.updates(run.due), 0.95),
+        "update p99": ms(run.updates(run.due), 0.99),
+        "p95 from ack": ms(run.updates(run.acked), 0.95),
         "streaming": run.streaming,
         "polling": run.polling,
         "errors": len(run.errors),
+        "tap errors": len(run.tap_errors),
         "dropped": run.dropped,
-        "cores": run.server_cpu / run.seconds * 1000 / count,
-        "gen": run.own_cpu / run.seconds * 100,
+        "unseen": run.unseen,
+        "server cores": run.server_cpu / run.seconds,
+        "gen CPU %": run.own_cpu / run.seconds * 100,
+        "gen lag p99": ms(run.lag, 0.99),
+        "others": run.others,
     }
-
-
-def polling_figures(run: loadgen.Open, cpu: float, count: int) -> dict[str, float]:
-    """The same figures of an open-loop run whose spectators poll (bench/load.py's rows)."""
-    return {
-        "tap": ms(run.taps, 0.99),
-        "p95": ms(run.updates, 0.95),
-        "p99": ms(run.updates, 0.99),
-        "streaming": 0,
-        "polling": count * loadgen.SPECTATORS,
-        "errors": len(run.errors),
-        "dropped": run.dropped,
-        "cores": cpu / run.seconds * 1000 / count,
-        "gen": run.cpu / run.wall * 100,
-    }
-
-
-COLUMNS = (  # heading, key, width, digits; errors and dropped are totals of the runs, not min/median
-    ("tap p99", "tap", 11, 0),
-    ("update p95", "p95", 12, 0),
-    ("update p99", "p99", 12, 0),
-    ("p95 from ack", "ack", 14, 0),
-    ("streaming", "streaming", 12, 0),
-    ("polling", "polling", 12, 0),
-    ("errors", "errors", 7, 0),
-    ("dropped", "dropped", 8, 0),
-    ("cores/1000 t", "cores", 14, 2),
-    ("gen CPU %", "gen", 10, 0),
-)
-TOTALS = ("errors", "dropped")
-
-
-def heading() -> str:
-    return f"{'tables':>6} {'server':<22}" + "".join(f"{h:>{w}}" for h, _, w, _ in COLUMNS)
-
-
-def row(count: int, label: str, runs: list[dict[str, float]]) -> str:
-    """A row of ``heading()``: min/median of each figure of the runs, totals of errors and dropped."""
-    cells = []
-    for _, key, width, digits in COLUMNS:
-        if key in TOTALS:
-            cells.append(f"{sum(r[key] for r in runs):>{width},.0f}")
-        else:
-            cells.append(f"{min_median([r[key] for r in runs if key in r], digits):>{width}}")
-    return f"{count:>6} {label:<22}" + "".join(cells)
-
-
-async def push_rows(
-    server: Served,
-    tables: list[loadgen.Table],
-    counts: list[int],
-    runs: int,
-    seconds: float,
-    beside: Mapping[int, list[dict[str, float]]] | None = None,
-) -> dict[int, list[dict[str, float]]]:
-    """Each table count's row on ``server`` (its figures, by count), opening tables into ``tables`` as needed.
-
-    ``beside`` (figures by count) is printed under the row of its count: in bench/capacity.py,
-    the reference's polling rows.
-    """
-    found: dict[int, list[dict[str, float]]] = {}
-    for count in counts:
-        tables += await loadgen.open_tables(server.base, len(tables), count - len(tables), False)
-        rss = server.worker_rss_mb()
-        done, errors, unseen, others = [], [], [], []
-        for _ in range(runs):
-            run = await one_run(tables[:count], seconds, server.cpu_seconds)
-            done.append(figures(run, count))
-            errors += run.errors
-            unseen.append(run.unseen)
-            others.append(run.others)
-        found[count] = done
-        print(row(count, f"app, {server.worker_class}, push", done))
-        print(
-            f"{'':>7}worker RSS MB {', '.join(f'{x:.0f}' for x in rss)} at the start,"
-            f" {', '.join(f'{x:.0f}' for x in server.worker_rss_mb())} at the end;"
-            f" updates unseen at the end {sum(unseen)}; other processes took {min_median(others)} cores"
-            + (f"; first errors: {errors[:2]}" if errors else "")
-        )
-        if beside and count in beside:
-            print(row(count, "minimal, polling", beside[count]))
-    return found
-
-
-CACHED_EVENT_BYTES = MATCH_EVENT_BYTES + STATE_EVENT_BYTES
-
-
-def stored_events(db: Path) -> int:
-    """The events stored in the server's database so far (a reader beside the server, WAL)."""
-    with contextlib.closing(sqlite3.connect(db, timeout=30)) as connection:
-        return int(connection.execute("SELECT count(*) FROM events").fetchone()[0])
-
-
-async def soak(server: Served, tables: list[loadgen.Table], minutes: int) -> list[list[float]]:
-    """``tables`` with their streams for ``minutes`` in one run; worker RSS each minute, printed and returned."""
-    loop = asyncio.get_running_loop()
-    start = loop.time() + OPENING  # minutes counted from about when one_run begins to settle and open
-    samples: list[list[float]] = []
-
-    async def sample() -> None:
-        for minute in range(1, minutes + 1):
-            await asyncio.sleep(max(0.0, start + 60 * minute - loop.time()))
-            samples.append(server.worker_rss_mb())
-            print(f"{'':>7}minute {minute:>3}: worker RSS MB {', '.join(f'{x:.0f}' for x in samples[-1])}")
-
-    sampler = asyncio.ensure_future(sample())
-    events = stored_events(server.db)
-    run = await one_run(tables, minutes * 60.0, server.cpu_seconds)
-    await sampler
-    added = stored_events(server.db) - events
-    print(heading())
-    print(row(len(tables), f"app, {server.worker_class}, push", [figures(run, len(tables))]))
-    growth = [last - first for first, last in zip(samples[0], samples[-1], strict=False)]
-    print(
-        f"{'':>7}worker RSS growth from minute 1 to minute {minutes}: {', '.join(f'{g:+.1f} MB' for g in growth)};"
-        f" updates unseen at the end {run.unseen}"
-        # What the live matches grew by meanwhile: a worker keeps every match it serves (the cache's
-        # budget is far from full here), charged by eventlog's estimate of a kept match and state.
-        f"\n{'':>7}events recorded in the soak: {added:,}, which a worker keeping every match holds as"
-        f" {added * CACHED_EVENT_BYTES / 2**20:.1f} MB more (eventlog's estimate:"
-        f" {CACHED_EVENT_BYTES} bytes an event, match and state)"
-        + (f"; first errors: {run.errors[:2]}" if run.errors else "")
-    )
-    return samples
-
-
-async def main_async(args: argparse.Namespace, folder: Path) -> None:
-    print(
-        f"{args.workers} worker(s), {args.threads} threads (gthread); {os.cpu_count()} cores shared with the"
-        f" generator; {args.seconds:g} s a run, min/median of {args.runs} (errors, dropped: totals);"
-        " latencies in ms from the tap's scheduled time, 'p95 from ack' from its acknowledgement;"
-        f" load average {os.getloadavg()[0]:.1f} at the start"
-    )
-    print(heading())
-    loadgen.scripts()
-    for worker_class in args.classes:
-        server = Served("app", folder / f"{worker_class}.sqlite", args.workers, args.threads, worker_class)
-        tables: list[loadgen.Table] = []
-        with running(server):
-            await push_rows(server, tables, args.tables, args.runs, args.seconds)
-        await loadgen.close_tables({server: tables})
-    print(f"load average {os.getloadavg()[0]:.1f} at the end")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tables", type=int, nargs="+", default=[100, 300, 1000])
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--classes", nargs="+", default=["gthread", "gevent"])
-    args = parser.parse_args()
-    raise_file_limit()
-    with tempfile.TemporaryDirectory(prefix="bench-push-") as folder:
-        asyncio.run(main_async(args, Path(folder)))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """The weight of each page on the wire: a first visit, and a repeat visit with the browser's cache.
 
-Serves the app with gunicorn on 127.0.0.1 and opens each page in Debian's Chromium
+Serves the app (``scorekeeper serve``) on 127.0.0.1 and opens each page in Debian's Chromium
 (Playwright) at a phone's size; the DevTools protocol reports every response's bytes
 as they crossed the wire (compressed, headers included). A first visit starts from
 an empty cache; the repeat visit opens the same page again in the same browser.
