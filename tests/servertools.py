@@ -55,6 +55,8 @@ class Server:
             "-m",
             "scorekeeper.web.cli",
             "serve",
+            "--host",
+            "127.0.0.1",
             "--port",
             str(self.port),
             "--db",

@@ -28,6 +28,13 @@ def _app(db: str | None) -> Flask:
     return create_app(database=os.path.abspath(db) if db else None)
 
 
+# Said when serve listens on every interface under plain HTTP (the lan profile's risk, docs/serving.md).
+OPEN_TO_THE_NETWORK = (
+    "Plain HTTP: anyone on this network can open the app, and could copy a phone's cookie by listening."
+    " On a network you do not trust (a cafe, a club), start it with --host 127.0.0.1 instead."
+)
+
+
 def where_kept(app: Flask) -> str:
     """What ``serve`` says first: where the matches and the key are (back them up together, TRUST.md S12)."""
     key = app.config["KEY_FILE"] or (
@@ -104,7 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The whole command line: the core's ``check`` and the shell's commands."""
     parser, commands = core.build_parser()
     server = commands.add_parser("serve", help="start the web app (SQLite file in the user data folder)")
-    server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    server.add_argument(
+        "--host",
+        help="address to listen on (default 0.0.0.0, every interface, so that the phones at the table can"
+        " open it; 127.0.0.1 behind a proxy, SCOREKEEPER_PROXIES)",
+    )
     server.add_argument("--port", type=_number(1, 65535), default=5000, help="port (default 5000)")
     server.add_argument("--db", help="the SQLite file (default: scorekeeper.sqlite in the user data folder)")
     server.add_argument(
@@ -167,11 +178,16 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         return core.check(args.file, args.json)
     if args.command == "serve":
-        from scorekeeper.web.server import serve
+        from scorekeeper.web.reach import default_host
+        from scorekeeper.web.server import ALL_INTERFACES, serve
 
         app = _app(args.db)
+        host = args.host if args.host is not None else default_host(app)
+        app.config.update(SERVE_HOST=host, SERVE_PORT=args.port)  # what the share page says (reach.py)
         print(where_kept(app), flush=True)
-        serve(app, args.host, args.port, args.threads, args.streams, args.access_log)
+        if host in ALL_INTERFACES and not app.config["PROXIES"]:
+            print(OPEN_TO_THE_NETWORK, flush=True)
+        serve(app, host, args.port, args.threads, args.streams, args.access_log)
         return 0
     if args.command == "export":
         return export_match(args.match_id, args.db)

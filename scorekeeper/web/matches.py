@@ -40,6 +40,7 @@ from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.limits import creations, limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
+from scorekeeper.web.reach import share_reach
 from scorekeeper.web.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
 from scorekeeper.words import N_, said
 
@@ -220,9 +221,12 @@ def handover(match_id: str) -> str:
     hand-over secret appears in no other URL, so no log can keep it.
     """
     match = match_or_404(match_id)
-    claim = url_for("matches.claim", t=capabilities.handover_token(match.id), _external=True)
-    watch = url_for("matches.watch", t=capabilities.watch_token(match.id), _external=True)
-    return render_template("matches/handover.html", match=match, claim_url=claim, watch_url=watch, qr=qr.svg)
+    reach = share_reach()  # opened on the server's own machine, the links name its address on the network
+    claim = reach.url("matches.claim", t=capabilities.handover_token(match.id))
+    watch = reach.url("matches.watch", t=capabilities.watch_token(match.id))
+    return render_template(
+        "matches/handover.html", match=match, claim_url=claim, watch_url=watch, qr=qr.svg, reach=reach
+    )
 
 
 @bp.get("/claim")

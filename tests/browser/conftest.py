@@ -54,7 +54,18 @@ def server(tmp_path_factory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("browser-log") / "server.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper.web.cli", "serve", "--port", str(port), "--db", str(db)],
+            [
+                sys.executable,
+                "-m",
+                "scorekeeper.web.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                str(db),
+            ],
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,

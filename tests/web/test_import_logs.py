@@ -39,7 +39,7 @@ def serve_and_post(tmp_path, posts: list[tuple[dict[str, str], int]]) -> tuple[s
     """Start ``scorekeeper serve`` with an access log, post each form to /import (the statuses
     checked), stop it; return its stderr and its access log."""
     port, access, errors = free_port(), tmp_path / "access.log", tmp_path / "stderr.log"
-    args = [sys.executable, "-m", "scorekeeper.web.cli", "serve", "--port", str(port)]
+    args = [sys.executable, "-m", "scorekeeper.web.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     args += ["--db", str(tmp_path / "logs.sqlite"), "--access-log", str(access)]
     env = {**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET, "PYTHONUNBUFFERED": "1"}
     with errors.open("wb") as stderr:

@@ -285,7 +285,18 @@ ROOT = Path(__file__).resolve().parents[2]
 def serve(db: Path) -> subprocess.CompletedProcess[str]:
     """``scorekeeper serve`` over ``db``, as a person starts it; it must stop by itself."""
     return subprocess.run(
-        [sys.executable, "-m", "scorekeeper.web.cli", "serve", "--db", str(db), "--port", str(free_port())],
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.web.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--db",
+            str(db),
+            "--port",
+            str(free_port()),
+        ],
         env={**os.environ, "SCOREKEEPER_SECRET_KEY": SECRET},
         cwd=ROOT,
         capture_output=True,
