@@ -174,6 +174,15 @@ def parse_card(text: str) -> Card:
     return card
 
 
+def parse_rank(text: str) -> Rank | None:
+    """A rank alone (``7``, ``10`` or ``T``, ``q``), or None when ``text`` is not one.
+
+    >>> parse_rank("10"), parse_rank("q"), parse_rank("7h")
+    (<Rank.TEN: 10>, <Rank.QUEEN: 12>, None)
+    """
+    return _RANK_ALIASES.get(text.strip().upper())
+
+
 def _normalise(text: str) -> str:
     """Upper-case the rank and lower-case the suit, the way the lookup table is keyed."""
     text = text.strip()

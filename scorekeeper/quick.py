@@ -10,7 +10,10 @@ still checks each one.
 
 from __future__ import annotations
 
-from scorekeeper.events import Declare, Event, Pass
+from collections.abc import Mapping
+
+from scorekeeper.cards import Card, Rank, Suit
+from scorekeeper.events import Declare, Draw, Event, Pass
 from scorekeeper.hands import Category
 from scorekeeper.state import MatchState
 
@@ -50,3 +53,26 @@ def showdown_events(
     if not set(declarers) <= set(left):  # already spoke, or sits out: the engine says why it is refused
         return tuple(Declare(name, hand) for name in declarers)
     return tuple(Declare(name, hand) if name in declarers else Pass(name) for name in left)
+
+
+def drawn_by_rank(drawn: Mapping[str, Rank | Card]) -> Draw:
+    """The draw for the first deal from the rank each player drew (a card, if one was given whole).
+
+    Only ranks decide who deals (RULES.md, Table and cards), so the table taps ranks; the match
+    file holds cards, so each rank gets a suit no other player's card of that rank has, in the
+    order ♠ ♥ ♦ ♣ (one deck: four players at most draw one rank).
+
+    >>> draw = drawn_by_rank({"Anna": Rank.SEVEN, "Bo": Rank.SEVEN, "Cia": Rank.KING})
+    >>> {name: repr(card) for name, card in draw.cards.items()}
+    {'Anna': '7s', 'Bo': '7h', 'Cia': 'Ks'}
+    """
+    taken = {card for card in drawn.values() if isinstance(card, Card)}
+    cards: dict[str, Card] = {}
+    for name, rank in drawn.items():
+        if isinstance(rank, Card):
+            cards[name] = rank
+            continue
+        free = [Card(rank, suit) for suit in Suit if Card(rank, suit) not in taken]
+        cards[name] = free[0] if free else Card(rank, Suit.SPADES)  # a fifth of a rank: the engine refuses it
+        taken.add(cards[name])
+    return Draw(cards)

@@ -10,14 +10,17 @@ what to do on the screen, in the reader's language, never the file's words
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import fields
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper.cards import Card, CardError, Rank, parse_card, parse_rank
 from scorekeeper.events import Declare, Event
 from scorekeeper.hands import Category
 from scorekeeper.matchfile import EVENT_TYPES, FormatError, read_event
+from scorekeeper.quick import drawn_by_rank
 from scorekeeper.rules import NUMBERS, Bounds
 from scorekeeper.words import N_, said
 
@@ -114,9 +117,7 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
             data["points"] *= SIGNS[form["sign"]]
     cards = cards_from(form)
     if kind == "draw":
-        data["cards"] = {k[5:]: v.strip() for k, v in form.items() if k.startswith("draw.") and v.strip()}
-        if not data["cards"] or len(data["cards"]) != len([k for k in form if k.startswith("draw.")]):
-            raise FormatError(said(N_("Enter the card each player drew")))
+        data["cards"] = _drawn(form)
     elif kind == "tie":
         data.pop("player", None)
         if cards is not None:
@@ -140,6 +141,28 @@ def event_from_form(form: MultiDict[str, str]) -> Event:
         if error.words is None or error.about_file:  # the file's own words ("a 'show' event needs …")
             raise FormatError(said(NOT_UNDERSTOOD)) from None
         raise
+
+
+def _drawn(form: MultiDict[str, str]) -> dict[str, str]:
+    """The draw's cards by player: a rank tapped gets a suit (``quick.drawn_by_rank``), a card typed
+    stays as typed (the match file reads it). Every player drawing (``drawing``, or a ``draw.`` field
+    each) must have drawn: a rank not tapped is asked for."""
+    drawn = {k[5:]: v.strip() for k, v in form.items() if k.startswith("draw.") and v.strip()}
+    drawing = form.getlist("drawing") or [k[5:] for k in form if k.startswith("draw.")]
+    if not drawn or any(name not in drawn for name in drawing):
+        raise FormatError(said(N_("Tap the rank each player drew")))
+    known: dict[str, Rank | Card] = {}
+    for name, text in drawn.items():
+        rank = parse_rank(text)
+        if rank is not None:
+            known[name] = rank
+        else:
+            with suppress(CardError):  # not a card: left as typed, for the match file to refuse
+                known[name] = parse_card(text)
+    if not any(isinstance(rank, Rank) for rank in known.values()):
+        return drawn
+    cards = drawn_by_rank(known).cards
+    return {name: repr(cards[name]) if name in cards else text for name, text in drawn.items()}
 
 
 def showdown_from_form(form: MultiDict[str, str]) -> tuple[str | None, Category | None]:

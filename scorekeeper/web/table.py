@@ -10,6 +10,7 @@ from babel.lists import format_list
 from flask import render_template, request, url_for
 from markupsafe import Markup
 
+from scorekeeper.cards import Rank
 from scorekeeper.events import Declare, Pass
 from scorekeeper.feed import change_words, describe_words, undo_words
 from scorekeeper.hands import DECLARABLE, Category
@@ -31,6 +32,7 @@ from scorekeeper.web.i18n import (
 from scorekeeper.web.i18n import gettext as _
 
 FEED_LENGTH = 12
+RANK_LABELS = tuple(rank.label for rank in Rank)  # the draw for the first deal: a rank by tap
 
 
 @dataclass(frozen=True)
@@ -258,6 +260,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
             "legal": set(state.legal_hands()),
             "used_cards": _used_cards(state),
             "participants": [names[s] for s in state.order],
+            "ranks": RANK_LABELS,
             "footer": _footer(match),
             "watch_token": capabilities.watch_token(match.id),
             "typed": {},  # a refused form's fields by its action (forms.typed_back), shown again

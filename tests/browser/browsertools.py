@@ -102,8 +102,15 @@ def start_match(page, server: str, *players: str) -> None:
     page.wait_for_url(re.compile(r"/m/"))
 
 
+def tap_rank(page, name: str, card: str) -> None:
+    """Tap the rank ``name`` drew for the first deal (``"5h"`` or ``"5"``: only the rank is tapped)."""
+    rank = card[:-1] if len(card) > 1 and card[-1] in "shdc♠♥♦♣" else card
+    rank = "10" if rank.upper() == "T" else rank.upper()
+    page.locator(f"input[name='draw.{name}'][value='{rank}'] + label").click()
+
+
 def draw_for_deal(page, **cards: str) -> None:
-    """Record the draw for the first deal: ``draw_for_deal(page, Anna="5h", Bo="Ks")``."""
+    """Record the draw for the first deal by taps on ranks: ``draw_for_deal(page, Anna="5h", Bo="K")``."""
     for name, card in cards.items():
-        page.fill(f"input[name='draw.{name}']", card)
+        tap_rank(page, name, card)
     tap(page, button(page, "Record the draw"))

@@ -184,10 +184,11 @@ def press(page, key: str = "Enter") -> None:
 
 def test_a_round_is_scored_with_the_keyboard_alone(page, server, screens):
     start_match(page, server, "Anna", "Bo")
-    page.locator("input[name='draw.Anna']").focus()
-    page.keyboard.type("5h")
+    page.locator("input[name='draw.Anna']").first.focus()  # the ranks: arrows choose, Tab goes on
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")  # 2 → 5
     page.keyboard.press("Tab")
-    page.keyboard.type("Ks")
+    page.keyboard.press("ArrowLeft")  # 2 → A
     tab_to(page, "Record the draw")
     press(page)
     # After each tap the keyboard lands on the next action's heading, not at the top of the page.

@@ -6,6 +6,7 @@ from browsertools import (
     all_pass,
     button,
     declare,
+    draw_for_deal,
     pass_,
     pick_cards,
     scores,
@@ -28,14 +29,10 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     live.goto(watch_url)
 
     # The draw: Anna and Bo tie for the lowest, draw again; Bo deals, Cia speaks first.
-    for name, card in (("Anna", "3h"), ("Bo", "3s"), ("Cia", "Kd")):
-        page.fill(f"input[name='draw.{name}']", card)
-    tap(page, button(page, "Record the draw"))
+    draw_for_deal(page, Anna="3", Bo="3", Cia="K")
     assert "only the tied players draw again" in page.locator("#turn").inner_text()
     screens(page, "draw-again")
-    page.fill("input[name='draw.Anna']", "5h")
-    page.fill("input[name='draw.Bo']", "2s")
-    tap(page, button(page, "Record the draw"))
+    draw_for_deal(page, Anna="5", Bo="2")
     assert "Round 1 · phase 1 · Bo deals" in page.locator(".where").inner_text()
     screens(page, "phase-1")
 
@@ -140,10 +137,8 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
 def test_a_refusal_appears_in_place(page, server, screens):
     start_match(page, server, "Anna", "Bo")
     url = page.url
-    page.fill("input[name='draw.Anna']", "1x")
-    page.fill("input[name='draw.Bo']", "5h")
-    tap(page, button(page, "Record the draw"))
-    assert page.locator("p.refusal[role=alert]").inner_text() == "'1x' is not a card"
+    draw_for_deal(page, Bo="5")  # Anna's rank not tapped
+    assert page.locator("p.refusal[role=alert]").inner_text() == "Tap the rank each player drew"
     assert page.url == url
     screens(page, "refusal")
 

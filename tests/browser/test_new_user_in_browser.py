@@ -180,19 +180,17 @@ def test_the_table_of_a_new_user_at_360px(phone, server, screens):
     correction takes points away, and a tie-break round says so."""
     import json
 
-    from browsertools import button, start_match, tap
+    from browsertools import button, draw_for_deal, start_match, tap
 
     page = phone.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     start_match(page, server, "Anna", "Bo", "Cia")
-    for name, card in (("Anna", "7h"), ("Bo", "1x"), ("Cia", "Ks")):
-        page.fill(f"input[name='draw.{name}']", card)
-    tap(page, button(page, "Record the draw"))
-    assert page.locator(".refusal").inner_text().startswith("'1x' is not a card")
-    assert [page.input_value(f"input[name='draw.{n}']") for n in ("Anna", "Bo", "Cia")] == ["7h", "1x", "Ks"]
+    draw_for_deal(page, Anna="7", Cia="K")  # Bo's rank not tapped
+    assert page.locator(".refusal").inner_text().startswith("Tap the rank each player drew")
+    checked = page.locator("form.draw input[type=radio]:checked")
+    assert [checked.nth(i).get_attribute("value") for i in range(checked.count())] == ["7", "K"]
     screens(page, "draw-refused")
-    page.fill("input[name='draw.Bo']", "2c")
-    tap(page, button(page, "Record the draw"))  # Bo deals: Cia speaks first
+    draw_for_deal(page, Bo="2")  # Bo deals: Cia speaks first
     tap(page, page.locator("#turn .quick-grid button[value='pair:Cia']"))
     # The show: "Check" appears only once the card entry is open, so it cannot be tapped with no
     # cards (the refusal for a post without cards, in words and in Swedish, is in test_form_errors).

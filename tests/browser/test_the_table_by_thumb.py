@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsertools import SETTLED, tap, wait_until
+from browsertools import SETTLED, draw_for_deal, start_match, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -26,13 +26,18 @@ def in_view(page, locator) -> bool:
     """The element lies wholly inside the viewport as the page is scrolled now."""
     box = locator.bounding_box()
     size = page.viewport_size
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and (
-        box["x"] + box["width"] <= size["width"]
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and (box["x"] + box["width"] <= size["width"])
     )
 
 
 @pytest.mark.parametrize("viewport", [SMALL, TALL], ids=["360x640", "390x844"])
-def test_go_on_the_new_match_form_starts_the_match_with_the_seats_as_typed(browser, server, screens, viewport):
+def test_go_on_the_new_match_form_starts_the_match_with_the_seats_as_typed(
+    browser, server, screens, viewport
+):
     context, page = phone(browser, viewport)
     try:
         page.goto(server + "/new")
@@ -45,5 +50,22 @@ def test_go_on_the_new_match_form_starts_the_match_with_the_seats_as_typed(brows
         page.wait_for_url(re.compile(r"/m/[\w-]+$"))
         wait_until(page, SETTLED)
         assert page.locator("#scoreboard .seat .name").all_inner_texts() == list(FOUR)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", [SMALL, TALL], ids=["360x640", "390x844"])
+def test_the_draw_for_the_first_deal_is_a_tap_on_each_rank(browser, server, screens, viewport):
+    context, page = phone(browser, viewport)
+    try:
+        start_match(page, server, *FOUR)
+        for control in page.locator("#turn fieldset.ranks label, #turn button").all():
+            assert in_view(page, control), control.inner_text()
+        screens(page, "the-draw")
+        draw_for_deal(page, Annabelle="7", **{"Göran P": "7"}, Cia="K", Dan="9")  # a tie for the lowest
+        assert page.locator("#turn fieldset.ranks").count() == 2  # only the tied draw again
+        screens(page, "the-draw-again")
+        draw_for_deal(page, Annabelle="A", **{"Göran P": "2"})
+        assert "Göran P deals" in page.locator(".where").inner_text()
     finally:
         context.close()

@@ -99,13 +99,14 @@ def test_checking_the_cards_with_the_entry_closed_says_what_to_do(keeper, client
 
 
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
-def test_a_refused_first_dealer_draw_keeps_every_card_typed(keeper, htmx):
+def test_a_refused_first_dealer_draw_keeps_every_rank_tapped(keeper, htmx):
     keeper.new("Anna", "Bo", "Cia")
-    drawn = {"draw.Anna": "7h", "draw.Bo": "1x", "draw.Cia": "Ks"}  # one card typed wrong
-    response = keeper.post(type="draw", htmx=htmx, **drawn)
+    drawn = {"draw.Anna": "7", "draw.Cia": "K"}  # Bo's rank not tapped
+    response = keeper.post(type="draw", drawing=["Anna", "Bo", "Cia"], htmx=htmx, **drawn)
     assert response.status_code == 422
-    inputs = soup(response).select("form.draw input[name^='draw.']")
-    assert {i["name"]: i.get("value") for i in inputs} == drawn
+    assert "Tap the rank each player drew" in soup(response).select_one(".refusal").get_text()
+    checked = soup(response).select("form.draw input[type=radio][checked]")
+    assert {i["name"]: i["value"] for i in checked} == drawn
 
 
 def test_a_refused_declaration_keeps_its_cards_typed_and_picked_in_an_open_picker(keeper):

@@ -12,3 +12,27 @@ def test_the_first_submit_button_of_the_new_match_form_starts_the_match(client):
     assert (first["name"], first["value"]) == ("start", "1")
     assert first.get("tabindex") == "-1" and first.get("aria-hidden") == "true"
 
+
+def test_the_draw_for_the_first_deal_takes_ranks_and_gives_each_a_suit_of_its_own(keeper):
+    keeper.new("Anna", "Bo", "Cia")
+    drawn = {"draw.Anna": "7", "draw.Bo": "7", "draw.Cia": "10"}
+    response = keeper.post(type="draw", drawing=["Anna", "Bo", "Cia"], **drawn)
+    assert response.status_code == 200, response.text
+    (draw,) = keeper.match.events
+    assert {name: repr(card) for name, card in draw.cards.items()} == {"Anna": "7s", "Bo": "7h", "Cia": "Ts"}
+    radios = soup(response).select("form.draw fieldset.ranks input[type=radio]")
+    assert [r["value"] for r in radios[:13]] == [
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+        "9",
+        "10",
+        "J",
+        "Q",
+        "K",
+        "A",
+    ]
