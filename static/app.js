@@ -1,5 +1,6 @@
-// Chicago Scorekeeper's only script besides htmx. Each part does nothing where the browser
-// lacks what it needs (plain HTTP on a table's network has no service worker and no wake lock).
+// Chicago Scorekeeper's only script besides the vendored htmx and NoSleep.js. Each part does nothing where
+// the browser lacks what it needs (plain HTTP on a table's network has no service worker; the screen is
+// kept on there by NoSleep.js, which is loaded only where the Wake Lock API is missing).
 (function () {
   "use strict";
 
@@ -79,25 +80,37 @@
     }
   });
 
-  // Keep the screen on while a match is live; the toggle is remembered on this phone.
+  // Keep the screen on while a match is live; the toggle is remembered on this phone. The Screen
+  // Wake Lock API needs a secure context: where it is missing (plain HTTP on the table's network)
+  // NoSleep.js (vendored, loaded only there) plays a tiny looping video instead, which a browser may
+  // start only from a tap: it starts at the first tap on the page (a tap on the switch turns it on).
   var lock = null;
-  var supported = "wakeLock" in navigator;
+  var native = "wakeLock" in navigator;
+  var fallback = null;  // a NoSleep, once its script has loaded (no Wake Lock API here)
+  var playing = false;  // the fallback's video plays
+  function supported() { return native || fallback !== null; }
+  function held() { return native ? lock !== null : playing; }
   function wanted() { return localStorage.getItem("chicago.wake") !== "off"; }
   function live() { return document.querySelector("[data-live]") !== null; }
   function render() {
     var button = document.getElementById("wake");
     if (!button) { return; }
-    button.hidden = !supported || !live();
+    button.hidden = !supported() || !live();
     button.setAttribute("aria-pressed", wanted() ? "true" : "false");
-    button.dataset.state = lock ? "on" : "off";
+    button.dataset.state = held() ? "on" : "off";
   }
   function release() {
     if (lock) { lock.release().catch(function () {}); lock = null; }
+    if (playing) { fallback.disable(); playing = false; }
     render();
   }
   function acquire() {
-    if (!supported || !wanted() || !live() || document.visibilityState !== "visible") { release(); return; }
-    if (lock) { render(); return; }
+    if (!supported() || !wanted() || !live() || document.visibilityState !== "visible") { release(); return; }
+    if (held()) { render(); return; }
+    if (!native) {
+      fallback.enable().then(function () { playing = true; render(); }, function () { playing = false; render(); });
+      return;
+    }
     navigator.wakeLock.request("screen").then(function (sentinel) {
       lock = sentinel;
       sentinel.addEventListener("release", function () { if (lock === sentinel) { lock = null; } render(); });
@@ -106,12 +119,22 @@
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("#wake") : null;
-    if (!button) { return; }
-    localStorage.setItem("chicago.wake", wanted() ? "off" : "on");
+    if (!button) {
+      if (fallback && !playing) { acquire(); }  // a tap lets the fallback's video start
+      return;
+    }
+    if (native || held() || !wanted()) { localStorage.setItem("chicago.wake", wanted() ? "off" : "on"); }
     acquire();
   });
   document.addEventListener("visibilitychange", acquire);  // the browser drops the lock when hidden
   document.addEventListener("htmx:afterSettle", acquire);   // released when the match ends
+  var switcher = document.getElementById("wake");
+  if (!native && switcher && switcher.dataset.fallback) {
+    var script = document.createElement("script");
+    script.src = switcher.dataset.fallback;
+    script.addEventListener("load", function () { fallback = new window.NoSleep(); acquire(); });
+    document.head.appendChild(script);
+  }
   acquire();
 })();
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from flask import Response, current_app, request
 
-CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+# media-src adds data: for NoSleep.js (static/vendor/), which keeps the screen on where the Wake Lock API
+# is missing (plain HTTP on the table's network) by playing a tiny video it carries as data: URIs. A
+# media file cannot run script; script-src stays 'self'.
+CSP = (
+    "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self';"
+    " media-src 'self' data:"
+)
 HSTS = "max-age=31536000; includeSubDomains"
 # Files, not pages: they may be cached, and need no CSP of their own.
 FILE_ENDPOINTS = ("static", "assets.file")
