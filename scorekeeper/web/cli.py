@@ -187,7 +187,13 @@ def _run(args: argparse.Namespace) -> int:
         print(where_kept(app), flush=True)
         if host in ALL_INTERFACES and not app.config["PROXIES"]:
             print(OPEN_TO_THE_NETWORK, flush=True)
-        serve(app, host, args.port, args.threads, args.streams, args.access_log)
+        try:
+            serve(app, host, args.port, args.threads, args.streams, args.access_log)
+        except OSError as error:  # the port is taken, or the address is none of this machine's
+            print(
+                f"scorekeeper: cannot listen on {host} port {args.port} ({error.strerror})", file=sys.stderr
+            )
+            return 2
         return 0
     if args.command == "export":
         return export_match(args.match_id, args.db)

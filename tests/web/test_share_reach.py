@@ -134,6 +134,22 @@ def test_host_on_the_command_line_wins(tmp_path, monkeypatch, capsys):
     assert "Other phones cannot reach 127.0.0.1" in out and cli.OPEN_TO_THE_NETWORK not in out
 
 
+def test_a_port_already_taken_stops_the_start_in_one_line(tmp_path, monkeypatch, capsys):
+    import socket
+
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "serve-default-host-key-0123456789abcdef")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "s.sqlite")]
+        assert cli.main(argv) == 2
+    assert (
+        capsys.readouterr().err
+        == f"scorekeeper: cannot listen on 127.0.0.1 port {port} (Address already in use)\n"
+    )
+
+
 def test_the_default_host_follows_the_proxies(tmp_path):
     config = {
         "TESTING": True,
