@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from scorekeeper.cards import Card, label_hand
 from scorekeeper.events import (
     Adjust,
@@ -19,7 +21,7 @@ from scorekeeper.events import (
     Undo,
 )
 from scorekeeper.scores import ScoreChange
-from scorekeeper.state import MatchState
+from scorekeeper.state import TRICKS_PER_ROUND, MatchState
 from scorekeeper.words import N_, Said, listed, said, sentences
 
 
@@ -90,9 +92,52 @@ def describe_words(event: Event) -> Said:
     raise TypeError(event)  # pragma: no cover - every event type is listed above
 
 
-def undo_words(cancelled: Event) -> Said:
-    """The feed's line for an undo: what it took back."""
-    return said(N_("Undo: {event}"), event=describe_words(cancelled))
+def undo_words(cancelled: Event, words: Said | None = None) -> Said:
+    """The feed's line for an undo: what it took back (``words``: said in its match, ``said_at``)."""
+    return said(N_("Undo: {event}"), event=words or describe_words(cancelled))
+
+
+def said_at(events: Sequence[Event], index: int) -> Said:
+    """The event at ``index`` said in its match: a trick after a Chicago call says what happened to
+    the Chicago, as the table says it, where the event alone says only who took it.
+
+    >>> from scorekeeper.events import Chicago, LastTrick
+    >>> str(said_at([Chicago("Cia"), LastTrick("Anna")], 1))
+    "Cia's Chicago broke: Anna took a trick"
+    >>> str(said_at([Chicago("Cia"), LastTrick("Cia")], 1))
+    'Cia made the Chicago'
+    """
+    event = events[index]
+    if isinstance(event, Trick | LastTrick):
+        caller, number = _chicago_before(events, index)
+        if caller is not None and event.winner != caller:
+            return said(
+                N_("{caller}'s Chicago broke: {player} took a trick"), caller=caller, player=event.winner
+            )
+        if caller is not None and (isinstance(event, LastTrick) or number == TRICKS_PER_ROUND):
+            return said(N_("{player} made the Chicago"), player=caller)
+    return describe_words(event)
+
+
+def _chicago_before(events: Sequence[Event], index: int) -> tuple[str | None, int]:
+    """Who called the Chicago the trick at ``index`` was played for (None: nobody), and the trick's number.
+
+    The log is read back from the trick over the events in effect (an undo cancels the latest
+    event in effect before it): only tricks and corrections lie between a Chicago call and its tricks.
+    """
+    number, waiting = 1, 0
+    for event in reversed(events[:index]):
+        if isinstance(event, Undo):
+            waiting += 1
+        elif waiting:
+            waiting -= 1
+        elif isinstance(event, Chicago):
+            return event.player, number
+        elif isinstance(event, Trick):
+            number += 1
+        elif not isinstance(event, Adjust):
+            break
+    return None, number
 
 
 def change_words(state: MatchState, change: ScoreChange) -> Said:

@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from scorekeeper.cards import Rank
 from scorekeeper.events import Declare, Pass
-from scorekeeper.feed import change_words, describe_words, undo_words
+from scorekeeper.feed import change_words, describe_words, said_at, undo_words
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import undo_walk, walk_back
 from scorekeeper.quick import speakers_left
@@ -86,9 +86,9 @@ def _feed(match: StoredMatch, cancelled: dict[int, int], length: int = FEED_LENG
     entries = []
     for index in range(len(events) - 1, max(-1, len(events) - 1 - length), -1):
         if index in cancelled:
-            text = say(undo_words(events[cancelled[index]]))
+            text = say(undo_words(events[cancelled[index]], said_at(events, cancelled[index])))
         else:
-            text = say(describe_words(events[index]))
+            text = say(said_at(events, index))
         entries.append(FeedEntry(index, text, match.recorded_at[index][11:16], index in gone))
     return entries
 
@@ -306,7 +306,7 @@ def _footer(match: StoredMatch) -> Markup:
 def _undo_label(match: StoredMatch) -> str | None:
     """What one undo takes back: the latest tap still in effect, each of its events (a showdown: several)."""
     tap = match.latest_tap()
-    return " · ".join(say(describe_words(match.events[i])) for i in tap) if tap else None
+    return " · ".join(say(said_at(match.events, i)) for i in tap) if tap else None
 
 
 def tiebreak_text(state: MatchState) -> str | None:

@@ -36,3 +36,51 @@ def test_the_draw_for_the_first_deal_takes_ranks_and_gives_each_a_suit_of_its_ow
         "K",
         "A",
     ]
+
+
+def _chicago_called(keeper):
+    """Anna deals; Bo scores a pair in phase 1 and calls Chicago in phase 3 (it needs 1 point here)."""
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna", chicago_min="1")
+    keeper.post("showdown", tap="pair:Bo")
+    keeper.post("showdown", tap="")
+    keeper.post(type="chicago", player="Bo")
+
+
+def test_a_chicago_is_asked_in_the_words_of_the_table(keeper):
+    _chicago_called(keeper)
+    tricks = keeper.page().select_one("#turn .tricks")
+    assert tricks.select_one("h2").get_text(strip=True) == "Did Bo make the Chicago?"
+    buttons = [(b["value"], b.get_text(strip=True)) for b in tricks.select("form.last-trick button")]
+    assert buttons == [
+        ("Bo", "Bo made the Chicago"),
+        ("Cia", "Cia took a trick"),
+        ("Anna", "Anna took a trick"),
+    ]
+
+
+def test_a_broken_chicago_is_logged_as_it_happened(keeper):
+    _chicago_called(keeper)
+    keeper.post(type="last_trick", winner="Cia")
+    page = keeper.page()
+    assert (
+        page.select_one("#feed li").get_text(" ", strip=True).endswith("Bo's Chicago broke: Cia took a trick")
+    )
+    assert "Bo's Chicago broke: Cia took a trick" in page.select_one("button.undo").get_text()
+    keeper.post("undo")
+    line = keeper.page().select_one("#feed li").get_text(" ", strip=True)
+    assert line.endswith("Undo: Bo's Chicago broke: Cia took a trick")
+
+
+def test_a_chicago_made_is_logged_as_made(keeper):
+    _chicago_called(keeper)
+    keeper.post(type="last_trick", winner="Bo")
+    assert keeper.page().select_one("#feed li").get_text(" ", strip=True).endswith("Bo made the Chicago")
+
+
+def test_a_chicago_made_trick_by_trick_is_logged_at_its_fifth_trick(keeper):
+    _chicago_called(keeper)
+    for _ in range(5):
+        keeper.post(type="trick", winner="Bo")
+    lines = [li.get_text(" ", strip=True) for li in keeper.page().select("#feed li")[:5]]
+    assert lines[0].endswith("Bo made the Chicago")
+    assert all(line.endswith("Bo took a trick") for line in lines[1:])
