@@ -109,6 +109,10 @@ def how_it_failed(error: BaseException) -> str:
     return type(error).__name__
 
 
+class SetUpFailed(Exception):
+    """A client could not set itself up (its form's token): it tries again."""
+
+
 class Client:
     """An anonymous phone at one address: one keep-alive connection (opened again when closed), a cookie."""
 
@@ -159,7 +163,7 @@ class Client:
         status, page = await self.ask("GET", path, headers={"Accept-Encoding": "identity"})
         found = re.search(rb'name="csrf_token" value="([^"]+)"', page)
         if found is None:
-            raise RuntimeError(f"no form on {path} ({status})")
+            raise SetUpFailed(f"no form on {path} ({status})")
         self.out[str(status)] -= 1  # the set-up's own request is not the attack's
         return found.group(1).decode()
 
@@ -180,7 +184,11 @@ class Attacker:
         async def one(i: int) -> None:
             client = Client(self.port, f"{base}.{i + 1}", self.out)
             while not self.stop.is_set():
-                await step(client)
+                try:
+                    await step(client)
+                except SetUpFailed:
+                    self.out["set-up failed"] += 1
+                    await asyncio.sleep(0.1)
             client.close()
 
         tasks = [asyncio.ensure_future(one(i)) for i in range(count)]
