@@ -117,6 +117,7 @@ def _start_round(state: MatchState, dealer: int, seats: tuple[int, ...], tiebrea
         phase1=None,
         shown=False,
         unsupported=None,
+        held=None,
         chicago=None,
         tricks=(),
         tricks_over=False,
@@ -132,6 +133,7 @@ def _next_phase(state: MatchState) -> MatchState:
         declarations=(),
         best=None,
         tie=None,
+        held=None,
     )
 
 
@@ -216,7 +218,9 @@ def _show(state: MatchState, event: Show) -> MatchState:
     assert state.phase1 is not None
     _check_one_deck(event.player, event.cards)
     supported = _hand_of(event.cards).category.order >= state.phase1.hand.order
-    return state.evolve(shown=True, unsupported=None if supported else state.phase1)
+    if supported:
+        return state.evolve(shown=True, unsupported=None, held=state.phase1)
+    return state.evolve(shown=True, unsupported=state.phase1, held=None)
 
 
 # Showdowns and ties (RULES.md, Phase 1, steps 2 and 3).

@@ -96,6 +96,7 @@ class MatchState:
     phase1: Scored | None = None
     shown: bool = False
     unsupported: Scored | None = None
+    held: Scored | None = None  # phase 2: the cards shown make at least the hand scored in phase 1
     chicago: int | None = None
     tricks: tuple[tuple[int, Card | None], ...] = ()
     tricks_over: bool = False

@@ -84,3 +84,22 @@ def test_a_chicago_made_trick_by_trick_is_logged_at_its_fifth_trick(keeper):
     lines = [li.get_text(" ", strip=True) for li in keeper.page().select("#feed li")[:5]]
     assert lines[0].endswith("Bo made the Chicago")
     assert all(line.endswith("Bo took a trick") for line in lines[1:])
+
+
+def test_a_show_whose_cards_hold_says_so_until_the_phase_ends(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.post("showdown", tap="two_pair:Bo")
+    assert keeper.page().select_one("p.held") is None
+    keeper.post(type="show", player="Bo", cards="Kd Kc 4h 4s 9s")
+    held = keeper.page().select_one("#turn p.held[role=status]")
+    assert held.get_text(strip=True) == "Bo showed at least two pair: the phase-1 points stand."
+    keeper.post("showdown", tap="")
+    assert keeper.page().select_one("p.held") is None  # phase 3
+
+
+def test_a_show_whose_cards_do_not_hold_is_not_said_to_hold(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.post("showdown", tap="two_pair:Bo")
+    keeper.post(type="show", player="Bo", cards="Kd Kc 4h 3s 9s")
+    page = keeper.page()
+    assert page.select_one("p.held") is None and page.select_one("#turn .flag") is not None
