@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
@@ -139,6 +140,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _can_listen(host: str, port: int) -> None:
+    """Raise OSError unless this machine can listen on ``host`` and ``port`` (as waitress binds: reusing
+    an address some closed connection still holds)."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(address)
+
+
 def _dashed_id(argv: Sequence[str]) -> list[str]:
     """``export -abc…`` read as ``export -- -abc…``: argparse takes a word that starts with '-' for an
     option, and a match id (``secrets.token_urlsafe``) starts with one about one time in 64.
@@ -188,6 +200,7 @@ def _run(args: argparse.Namespace) -> int:
         if host in ALL_INTERFACES and not app.config["PROXIES"]:
             print(OPEN_TO_THE_NETWORK, flush=True)
         try:
+            _can_listen(host, args.port)  # before waitress, which leaves its socket open when it cannot
             serve(app, host, args.port, args.threads, args.streams, args.access_log)
         except OSError as error:  # the port is taken, or the address is none of this machine's
             print(

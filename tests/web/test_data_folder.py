@@ -171,6 +171,7 @@ def test_serve_says_first_where_the_matches_and_their_key_are(places, monkeypatc
     an_old_folder(old)
     capsys.readouterr()
     monkeypatch.setattr(server.waitress, "create_server", lambda app, **options: Stopped())
+    monkeypatch.setattr(cli, "_can_listen", lambda host, port: None)  # no real socket
     monkeypatch.setattr(server, "lan_address", lambda: None)
     assert cli.main(["serve", "--port", "5000"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -115,6 +115,7 @@ def test_serve_listens_on_every_interface_unless_a_proxy_stands_in_front(
     monkeypatch.setattr(
         server.waitress, "create_server", lambda app, **given: made.update(given) or Stopped()
     )
+    monkeypatch.setattr(cli, "_can_listen", lambda host, port: None)  # no real socket
     assert cli.main(["serve", "--db", str(tmp_path / "s.sqlite")]) == 0
     assert made["host"] == host and made["port"] == 5000
     out = capsys.readouterr().out
@@ -128,6 +129,7 @@ def test_host_on_the_command_line_wins(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(
         server.waitress, "create_server", lambda app, **given: made.update(given) or Stopped()
     )
+    monkeypatch.setattr(cli, "_can_listen", lambda host, port: None)  # no real socket
     assert cli.main(["serve", "--db", str(tmp_path / "s.sqlite"), "--host", "127.0.0.1"]) == 0
     assert made["host"] == "127.0.0.1"
     out = capsys.readouterr().out
