@@ -22,7 +22,7 @@ from typing import Any
 from flask import Flask, abort, current_app, g, request
 from sqlite_utils import Database
 
-from scorekeeper.web import figures, migrations
+from scorekeeper.web import contents, figures, migrations
 from scorekeeper.web.faults import fault_of
 
 BUSY_TIMEOUT_MS = 5000
@@ -175,6 +175,7 @@ def _check_at_start(path: str) -> str:
             with immediate(db):  # so every migration must be transactional (no VACUUM)
                 migrations.apply(db)
                 figures.fill_in(db)
+                contents.fill_in(db)
             return str(db.execute("PRAGMA quick_check").fetchone()[0])
         except sqlite3.DatabaseError as error:
             fault = fault_of(error, path)

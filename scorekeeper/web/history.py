@@ -20,7 +20,7 @@ from scorekeeper.match import replay
 from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
-from scorekeeper.summary import score_sheet, totals_by_round
+from scorekeeper.summary import protocol, score_sheet, totals_by_round
 from scorekeeper.web import capabilities, csrf, eventlog, people, stats, writes
 from scorekeeper.web.capabilities import keeper_required
 from scorekeeper.web.chart import chart
@@ -28,7 +28,7 @@ from scorekeeper.web.eventlog import StoredMatch, match_or_404
 from scorekeeper.web.forms import creation_key, whole_number
 from scorekeeper.web.i18n import error_text, rules_summary
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match
+from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match, origin
 from scorekeeper.web.limits import creations, import_rate, limiter
 from scorekeeper.web.matches import PAGE, link_number
 from scorekeeper.web.table import full_log, table_context
@@ -53,6 +53,8 @@ def _match_page(match: StoredMatch) -> str:
         match=match,
         state=state,
         sheet=score_sheet(state),
+        protocol=protocol(state),
+        origin=origin(match.id),
         chart=chart(totals_by_round(state), state.players, state.rules.target),
         log=full_log(match),
         rules_summary=rules_summary(state.rules),
@@ -142,6 +144,8 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
         capabilities.grant(match_id)
     except TooManyEvents as error:
         return render_template("history/import.html", refusal=error_text(error)), 422
+    except writes.AlreadyStored as stored:  # counted once: a link to it, and no role in it
+        return render_template("history/import.html", stored=stored.match_id)
     except FormatError as error:
         return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
     except RuleBroken as error:

@@ -11,12 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
 
-from scorekeeper.matchfile import FormatError, MatchFile, load, not_json
+from scorekeeper.matchfile import FormatError, MatchFile, dumps, load, not_json
 from scorekeeper.web import writes
+from scorekeeper.web.db import get_db
+from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.words import N_, said
 
 # The caps of one import, from the longest matches there are. Random legal play to 52
@@ -70,9 +73,10 @@ def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
     """Store a match file as a new match; return its id and the scorekeeper's secret.
 
     Raises ``FormatError`` for a file that is not a match file (``TooManyEvents`` for one
-    longer than any real match), ``RuleBroken`` for one whose events break a rule. A
-    repeat of the same form (its ``key``, TRUST.md W8) answers with the match the first
-    one stored, without reading the file again.
+    longer than any real match), ``RuleBroken`` for one whose events break a rule, and
+    ``writes.AlreadyStored`` for a match stored already (nothing is stored again: it counts
+    once). A repeat of the same form (its ``key``, TRUST.md W8) answers with the match the
+    first one stored, without reading the file again. The match keeps the file's times.
     """
     fingerprint = None if key is None else hashlib.sha256(_bytes(text)).hexdigest()
     with _one_at_a_time():
@@ -81,8 +85,39 @@ def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
         if found is not None:
             return found
         file = _file(text)
-        return writes.create_match(file.players, file.rules, file.events, key, fingerprint)
+        imported = writes.Imported(file.created_at, file.at)
+        return writes.create_match(file.players, file.rules, file.events, key, fingerprint, imported=imported)
 
 
 def _bytes(text: str | bytes) -> bytes:
     return text.encode() if isinstance(text, str) else text
+
+
+@dataclass(frozen=True)
+class Origin:
+    """When an imported match was imported, and which of its times its file did not give (the
+    import's time stands in for those: the history says so, and an export leaves them out)."""
+
+    imported_at: str
+    start_untimed: bool
+    untimed: frozenset[int]  # the indexes of the events without a time of their own
+
+
+def origin(match_id: str) -> Origin | None:
+    """How a match came to be stored: None if it was recorded here."""
+    db = get_db()
+    found = db.execute("SELECT imported_at, untimed FROM matches WHERE id = ?", [match_id]).fetchone()
+    if found is None or found[0] is None:
+        return None
+    rows = db.execute("SELECT seq FROM events WHERE match_id = ? AND untimed = 1", [match_id]).fetchall()
+    return Origin(found[0], bool(found[1]), frozenset(seq for (seq,) in rows))
+
+
+def export_text(match: StoredMatch, **extra: Any) -> str:
+    """A stored match as a ``chicago-match/1`` file, with its times: when it began and when each
+    event was recorded (MATCH_FORMAT.md), except those an imported file did not give."""
+    known = origin(match.id)
+    untimed = known.untimed if known is not None else frozenset()
+    at = [None if i in untimed else t for i, t in enumerate(match.recorded_at)]
+    start = None if known is not None and known.start_untimed else match.created_at
+    return dumps(match.file, at, id=match.id, **({"created_at": start} if start else {}), **extra)

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, redirect, render_temp
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.events import Dealer, Event, Tie, Undo
-from scorekeeper.matchfile import FormatError, dumps
+from scorekeeper.matchfile import FormatError
 from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
@@ -38,6 +38,7 @@ from scorekeeper.web.headers import no_content
 from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
 from scorekeeper.web.i18n import error_text, refusal_text, say
 from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.imports import export_text
 from scorekeeper.web.limits import creations, limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
 from scorekeeper.web.reach import share_reach
@@ -247,7 +248,7 @@ def export(match_id: str) -> Response:
     match = match_or_404(match_id)
     from scorekeeper import __version__
 
-    text = dumps(match.file, id=match.id, created_at=match.created_at, app_version=__version__)
+    text = export_text(match, app_version=__version__)
     response = Response(text, mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="chicago-{match.id}.json"'
     return response

@@ -198,3 +198,23 @@ def m008_people_log(db: Database) -> None:
     )
     db.execute("CREATE UNIQUE INDEX idx_people_log_undoes ON people_log (undoes)")
     db.execute("CREATE UNIQUE INDEX idx_people_log_key ON people_log (key)")
+
+
+@migrations()
+def m009_imports_and_rematches(db: Database) -> None:
+    """What an import keeps and finds, and which match a rematch follows (issue 25).
+
+    ``chain`` is a digest of the match's players, rules and events (``contents.py``; worked out
+    at start for the matches stored before it), so a match imported twice is found.
+    ``imported_at`` is when a match was imported (NULL: it was recorded here); the match's
+    ``created_at`` and its events' ``recorded_at`` are then the file's own times, and
+    ``untimed`` marks those the file did not give (the import's time stands in). ``rematch_of``
+    is the match a rematch was started from: its live view follows to the rematch.
+    """
+    db.execute("ALTER TABLE matches ADD COLUMN chain TEXT")
+    db.execute("ALTER TABLE matches ADD COLUMN imported_at TEXT")
+    db.execute("ALTER TABLE matches ADD COLUMN untimed INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE matches ADD COLUMN rematch_of TEXT REFERENCES matches(id)")
+    db.execute("ALTER TABLE events ADD COLUMN untimed INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX idx_matches_chain ON matches (chain)")
+    db.execute("CREATE INDEX idx_matches_rematch_of ON matches (rematch_of)")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlite_utils import Database
@@ -27,7 +27,7 @@ from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
 from scorekeeper.summary import Tally, tally
-from scorekeeper.web import capabilities, figures, people
+from scorekeeper.web import capabilities, contents, figures, people
 from scorekeeper.web.db import get_db, immediate, now
 from scorekeeper.web.eventlog import StoredMatch, kept_tally, load_match, remember, state_at, state_of
 
@@ -50,6 +50,24 @@ class MatchFinished(Exception):
 
 class KeyReused(Exception):
     """An idempotency key already used for a different action (TRUST.md W3)."""
+
+
+class AlreadyStored(Exception):
+    """An imported file holds a match already stored (the same players, rules and events, and the
+    same times where the file gives them): nothing was stored, ``match_id`` is the stored one."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an imported file says of when its match was recorded: ``created_at`` and each event's
+    ``at`` (None where it does not say; MATCH_FORMAT.md: an import keeps them)."""
+
+    created_at: str | None
+    at: tuple[str | None, ...]
 
 
 @dataclass(frozen=True)
@@ -107,7 +125,7 @@ def decide(
         (*match.recorded_at, *(stamp,) * count),
         (*match.steps, *(match.version if one_step else match.version + i for i in range(count))),
     )
-    payloads = tuple(json.dumps(_fields(event), ensure_ascii=False) for event in events)
+    payloads = tuple(contents.payload(event) for event in events)
     if before is not None and _same_figures(before, state):
         return Step(match, after, state, payloads, None, None)
     # From the tally kept for the match's figures the last time they changed: a tap adds its own
@@ -140,12 +158,6 @@ def _folded(match: StoredMatch, done: tuple[Event, ...], state: MatchState, even
     kept, _ = walk_back(done, len(done))
     known = state_at(match, kept[-1]) if kept and kept[-1] < match.version else None
     return known or replay(match.players, match.rules, (*done, event))
-
-
-def _fields(event: Event) -> dict[str, Any]:
-    payload = write_event(event)
-    del payload["type"]
-    return payload
 
 
 def _fingerprint(events: Sequence[Event]) -> str:
@@ -214,13 +226,16 @@ def _write(
 def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
     """The rows of one step (inside the caller's transaction)."""
     match, after, first = step.before, step.after, step.before.version
+    rows = [
+        (match.id, first + i, event.type, payload, after.recorded_at[first + i], after.steps[first + i])
+        for i, (event, payload) in enumerate(zip(after.events[first:], step.payloads, strict=True))
+    ]
     db.conn.executemany(
-        "INSERT INTO events (match_id, seq, type, payload, recorded_at, step) VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (match.id, first + i, event.type, payload, after.updated_at, after.steps[first + i])
-            for i, (event, payload) in enumerate(zip(after.events[first:], step.payloads, strict=True))
-        ],
+        "INSERT INTO events (match_id, seq, type, payload, recorded_at, step) VALUES (?, ?, ?, ?, ?, ?)", rows
     )
+    # The match's digest, chained on over the events just stored (contents.py).
+    (chain,) = db.execute("SELECT chain FROM matches WHERE id = ?", [match.id]).fetchone()
+    chain = None if chain is None else contents.chained(chain, ((row[2], row[3]) for row in rows))
     if key is not None:
         db.execute(
             "INSERT INTO actions (match_id, key, seq, digest) VALUES (?, ?, ?, ?)",
@@ -228,13 +243,15 @@ def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
         )
     state = step.state
     db.execute(
-        "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ? WHERE id = ?",
+        "UPDATE matches SET version = ?, updated_at = ?, status = ?, winner = ?, round = ?, chain = ?"
+        " WHERE id = ?",
         [
             after.version,
             after.updated_at,
             "finished" if state.is_finished else "in_progress",
             state.winner_name,
             state.round,
+            chain,
             match.id,
         ],
     )
@@ -265,10 +282,35 @@ def created(key: str, fingerprint: str) -> tuple[str, str] | None:
     return found[0], capabilities.creator_secret(key)
 
 
-def _first_step(empty: StoredMatch, events: Sequence[Event]) -> Step:
+def _first_step(empty: StoredMatch, events: Sequence[Event], imported: Imported | None) -> Step:
     """A new match's first events decided: one fold of them all, so that a refusal names the
-    event's index, as ``scorekeeper check`` does."""
-    return decide(empty, events, replay(empty.players, empty.rules, events), empty.created_at, one_step=False)
+    event's index, as ``scorekeeper check`` does. An imported match keeps its file's times: its
+    start and each event's, where the file gives them (the import's time stands in elsewhere)."""
+    state = replay(empty.players, empty.rules, events)
+    step = decide(empty, events, state, empty.updated_at, one_step=False)
+    if imported is None:
+        return step
+    stamps = tuple(at or empty.updated_at for at in imported.at)
+    after = replace(step.after, updated_at=stamps[-1] if stamps else empty.created_at, recorded_at=stamps)
+    return replace(step, after=after)
+
+
+def stored_as(chain: str, imported: Imported) -> str | None:
+    """The match already stored with this chain (``contents.of``) and the same times: its start and
+    each event's, a time the file does not give the same as one the import had to stand in for
+    (``untimed``); None if there is none."""
+    db = get_db()
+    start = imported.created_at or next((at for at in imported.at if at), None)
+    found = db.execute("SELECT id, created_at, untimed FROM matches WHERE chain = ? ORDER BY rowid", [chain])
+    for match_id, created_at, untimed in found.fetchall():
+        if start != (None if untimed else created_at):
+            continue
+        stored = db.execute(
+            "SELECT recorded_at, untimed FROM events WHERE match_id = ? ORDER BY seq", [match_id]
+        )
+        if list(imported.at) == [None if gone else at for at, gone in stored.fetchall()]:
+            return str(match_id)
+    return None
 
 
 def create_match(
@@ -277,6 +319,9 @@ def create_match(
     events: Sequence[Event] = (),
     key: str | None = None,
     fingerprint: str | None = None,
+    *,
+    imported: Imported | None = None,
+    rematch_of: str | None = None,
 ) -> tuple[str, str]:
     """Store a new match with its first events (a dealer, or a whole imported file); return id and secret.
 
@@ -284,15 +329,28 @@ def create_match(
     events are then written in one transaction, or nothing is. With a ``key`` (the
     form's one-time key, TRUST.md W8) a repeat stores nothing and answers with the
     match the key made; ``fingerprint`` says what it made (``creation_digest`` by default).
+
+    An import (``imported``: the file's times) of a match already stored raises
+    ``AlreadyStored`` and stores nothing: the same file imported twice counts once.
+    ``rematch_of``: the match a rematch was started from.
     """
     if key is not None:
         fingerprint = fingerprint or creation_digest(players, rules, events)
         found = created(key, fingerprint)  # a repeat is answered without replaying anything
         if found is not None:
             return found
+    start = None
+    if imported is not None:  # one time or None per event, as a file has
+        imported = replace(imported, at=(*imported.at, *(None,) * len(events))[: len(events)])
+        start = imported.created_at or next((at for at in imported.at if at), None)
+    chain = contents.of(players, rules, events) if imported is not None else ""
+    if imported is not None and (same := stored_as(chain, imported)) is not None:
+        raise AlreadyStored(same)  # before the replay: a file stored already costs no more
     stamp = now()
-    empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, stamp, stamp, ())
-    step = _first_step(empty, events)  # before the transaction: an imported file's replay takes long
+    created_at = start or stamp
+    empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, created_at, stamp, ())
+    # Decided before the transaction: an imported file's replay takes long.
+    step = _first_step(empty, events, imported)
     keeper = capabilities.new_secret() if key is None else capabilities.creator_secret(key)
     db = get_db()
     with immediate(db):
@@ -300,17 +358,24 @@ def create_match(
             found = created(key, fingerprint)  # another post of the same form got in first
             if found is not None:
                 return found
+        if imported is not None and (same := stored_as(chain, imported)) is not None:
+            raise AlreadyStored(same)  # another import of the same file got in first
         db.execute(
             "INSERT INTO matches (id, keeper_hash, watch_hash, players, rules, created_at, updated_at,"
-            " version, status, round) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'in_progress', 0)",
+            " version, status, round, chain, imported_at, untimed, rematch_of)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'in_progress', 0, ?, ?, ?, ?)",
             [
                 empty.id,
                 capabilities.digest(keeper),
                 capabilities.digest(capabilities.watch_token(empty.id)),
                 json.dumps(list(players)),
                 json.dumps(rules.to_dict()),
+                created_at,
                 stamp,
-                stamp,
+                contents.seed(players, rules),
+                None if imported is None else stamp,
+                int(imported is not None and start is None),
+                rematch_of,
             ],
         )
         if key is not None:
@@ -320,5 +385,8 @@ def create_match(
             )
         people.note_players(db, players, stamp)
         _store(db, step, None, "")
+        if imported is not None:
+            untimed = [(empty.id, seq) for seq, at in enumerate(imported.at) if at is None]
+            db.conn.executemany("UPDATE events SET untimed = 1 WHERE match_id = ? AND seq = ?", untimed)
     remember(step.after, step.state, step.counted)
     return empty.id, keeper

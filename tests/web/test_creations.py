@@ -4,6 +4,7 @@ The concurrent case (4 identical posts at once against gunicorn) is in tests/loa
 """
 
 import io
+import json
 
 import pytest
 from bs4 import BeautifulSoup
@@ -106,8 +107,11 @@ def test_each_rendering_of_the_form_has_its_own_key_and_the_database_keeps_only_
 
 
 def finished_match(browser) -> str:
-    """A finished match this browser imported (so it is its scorekeeper)."""
-    response = browser.post("/import", {"text": (MATCHES / "tie-break-to-ten.json").read_text()})
+    """A finished match this browser imported (so it is its scorekeeper): each one another match,
+    started at another time (the same file again is the match already stored, issue 25)."""
+    document = json.loads((MATCHES / "tie-break-to-ten.json").read_text())
+    document["created_at"] = f"2025-03-01T18:{match_count(browser.app):02d}:00Z"
+    response = browser.post("/import", {"text": json.dumps(document)})
     return response.headers["Location"].split("/")[2]
 
 
