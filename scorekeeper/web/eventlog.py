@@ -245,6 +245,15 @@ def watched_version(watch: str) -> tuple[str, int] | None:
     return None if row is None else (str(row[0]), int(row[1]))
 
 
+def rematch_of(match_id: str) -> str | None:
+    """The newest rematch started from the match (its live view follows there), or None."""
+    found = get_db().execute(
+        "SELECT id FROM matches WHERE rematch_of = ? ORDER BY rowid DESC LIMIT 1", [match_id]
+    )
+    row = found.fetchone()
+    return None if row is None else str(row[0])
+
+
 def match_or_404(match_id: str) -> StoredMatch:
     """The match, or the 404 page."""
     match = load_match(match_id)

@@ -93,7 +93,9 @@ def rematch(match_id: str) -> BaseResponse:
         abort(400)
     made = capabilities.digest(f"rematch:{match.id}")  # what the key makes: this match's rematch
     try:
-        new_id, keeper = writes.create_match(match.players, match.rules, key=key, fingerprint=made)
+        new_id, keeper = writes.create_match(
+            match.players, match.rules, key=key, fingerprint=made, rematch_of=match.id
+        )
     except writes.KeyReused:
         abort(422)  # TRUST.md W3: the key of another match's rematch
     capabilities.grant(new_id)
@@ -142,10 +144,10 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     try:
         match_id, keeper = import_match(text, key)  # a repeat of this form: the match it made
         capabilities.grant(match_id)
-    except TooManyEvents as error:
-        return render_template("history/import.html", refusal=error_text(error)), 422
     except writes.AlreadyStored as stored:  # counted once: a link to it, and no role in it
         return render_template("history/import.html", stored=stored.match_id)
+    except TooManyEvents as error:
+        return render_template("history/import.html", refusal=error_text(error)), 422
     except FormatError as error:
         return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
     except RuleBroken as error:

@@ -27,3 +27,12 @@ def render(page: str, partial: str, /, status: int = 200, **context: Any) -> Res
     response = make_response(render_template(template, **context), status)
     response.vary.add("HX-Request")
     return response
+
+
+def redirect_page(html: str, location: str) -> Response:
+    """``html`` (a fragment), and for htmx a whole-page redirect to ``location`` (``HX-Redirect``):
+    the page loads anew there, its scripts with it."""
+    response = Response(html, mimetype="text/html")
+    response.headers["HX-Redirect"] = location
+    response.vary.add("HX-Request")
+    return response

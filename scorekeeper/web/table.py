@@ -214,6 +214,7 @@ def board_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     only what the board shows, none of the scorekeeper's choices.
     """
     context = _board(match, state, _cancelled(match))
+    context["rematch_url"] = None  # watching.py: the live view of the match's rematch, once started
     context.update(extra)
     if "watch_token" not in context:
         context["watch_token"] = capabilities.watch_token(match.id)
@@ -231,6 +232,7 @@ def _board(match: StoredMatch, state: MatchState, cancelled: dict[int, int]) -> 
         **_latest(state),
         "feed": _feed(match, cancelled),
         "tiebreak": tiebreak_text(state),
+        "standings": _standings(state),
         "refusal": None,
         "spectator": True,
     }
@@ -307,6 +309,14 @@ def _undo_label(match: StoredMatch) -> str | None:
     """What one undo takes back: the latest tap still in effect, each of its events (a showdown: several)."""
     tap = match.latest_tap()
     return " · ".join(say(said_at(match.events, i)) for i in tap) if tap else None
+
+
+def _standings(state: MatchState) -> list[tuple[str, int]]:
+    """A finished match's final totals, the winner first, then by total (seat order where equal)."""
+    if not state.is_finished:
+        return []
+    order = sorted(range(len(state.players)), key=lambda seat: (seat != state.winner, -state.scores[seat]))
+    return [(state.players[seat], state.scores[seat]) for seat in order]
 
 
 def tiebreak_text(state: MatchState) -> str | None:

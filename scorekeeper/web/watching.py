@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, current_app, render_template, request
+from flask import Response, abort, current_app, render_template, request, url_for
 
-from scorekeeper.web import eventlog, live
+from scorekeeper.web import capabilities, eventlog, live
 from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.web.headers import no_content
-from scorekeeper.web.htmx import render
+from scorekeeper.web.htmx import redirect_page, render
 from scorekeeper.web.i18n import get_locale
 from scorekeeper.web.limits import limiter, wrong_secret
 from scorekeeper.web.matches import bp
@@ -39,8 +39,17 @@ def _watched(token: str) -> StoredMatch:
 def watch() -> Response:
     token = request.args.get("t", "")
     match = _watched(token)
-    context = board_context(match, eventlog.state_of(match), watch_token=token)
+    rematch = _rematch_url(match.id)
+    context = board_context(match, eventlog.state_of(match), watch_token=token, rematch_url=rematch)
     return render("matches/watch.html", "matches/_board.html", **context)
+
+
+def _rematch_url(match_id: str) -> str | None:
+    """The live view of the match's rematch, if one was started: shown to whoever holds this match's
+    live-view link, which is the point (the others at the table follow it without scanning again).
+    Never the rematch's scorekeeper or hand-over secret."""
+    rematch = eventlog.rematch_of(match_id)
+    return None if rematch is None else url_for("matches.watch", t=capabilities.watch_token(rematch))
 
 
 @bp.get("/watch/board")
@@ -51,6 +60,11 @@ def watch_board() -> Response:
     found = eventlog.watched_version(token) if token else None
     if found is None:
         abort(404)
+    rematch = _rematch_url(found[0])
+    if rematch is not None:  # the page goes on to the rematch's live view
+        match = _watched(token)
+        context = board_context(match, eventlog.state_of(match), watch_token=token, rematch_url=rematch)
+        return redirect_page(render_template("matches/_board.html", **context), rematch)
     etag = f'"v{found[1]}"'
     if request.headers.get("If-None-Match") == etag:
         response = Response(status=304)

@@ -154,5 +154,5 @@ def test_the_live_page_names_its_stream_and_a_finished_match_has_none(keeper, cl
     imported = client.post("/import", data={"text": (MATCHES / "tie-break-to-ten.json").read_text()})
     keeper.match_id = imported.headers["Location"].split("/")[2]  # /m/<id>/...
     board = soup(client.get(watch_url(keeper))).select_one("#board")
-    assert "won" in board.select_one(".next").text
+    assert "wins" in board.select_one(".won").text  # the winner's banner (issue 25)
     assert not board.has_attr("data-stream") and not board.has_attr("data-live")
