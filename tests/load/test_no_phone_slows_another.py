@@ -2,8 +2,8 @@
 
 Against ``scorekeeper serve`` with its defaults (rate limits included) on 127.0.0.1, one
 attack at a time, each from anonymous clients (no role, some from other loopback
-addresses), while a scorekeeper taps ten times a second and a spectator follows the live
-view's stream. Asserted is only what does not hang on the machine's speed: no tap fails,
+addresses), while a scorekeeper taps ten times a second, each tap on a new connection, and a
+spectator follows the live view's stream. Asserted is only what does not hang on the machine's speed: no tap fails,
 none is lost, none waits a second or more, and the spectator's boards keep arriving. The
 latencies are printed; bench/attacks.py prints them beside a run without the attack.
 Bounded in count and time: each attack runs 4 s, all of them in about a minute.
@@ -20,13 +20,15 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from servertools import Keeper, Phone, Server
+from servertools import SECRET, Keeper, Phone, Server
 from simulate import random_events
 
 from scorekeeper.matchfile import MatchFile, dumps
 from scorekeeper.rules import Rules
+from scorekeeper.web import create_app, writes
 from scorekeeper.web.imports import MAX_EVENTS
 
 pytestmark = pytest.mark.slow
@@ -57,14 +59,12 @@ def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
 
 
 def idle_connections(port: int, setup: dict, stop: threading.Event) -> list[threading.Thread]:
-    """Connections from one address that never send a byte."""
+    """Connections from one address that never send a byte, opened one after another meanwhile."""
 
     def hold(_: int, stop: threading.Event) -> None:
         held = []
         try:
-            for _ in range(IDLE_CONNECTIONS):
-                if stop.is_set():
-                    break
+            while len(held) < IDLE_CONNECTIONS and not stop.is_set():
                 try:
                     held.append(_connect(port, "127.0.0.9"))
                 except OSError:
@@ -156,7 +156,7 @@ def imports(port: int, setup: dict, stop: threading.Event) -> list[threading.Thr
     return _looping(2, post, stop)
 
 
-def _getting(port: int, paths: list[str], stop: threading.Event) -> list[threading.Thread]:
+def _getting(port: int, paths: list[str], stop: threading.Event, clients: int = 1) -> list[threading.Thread]:
     def get(i: int, stop: threading.Event) -> None:
         conn = http.client.HTTPConnection(
             "127.0.0.1", port, timeout=30, source_address=(f"127.0.4.{i + 1}", 0)
@@ -169,7 +169,12 @@ def _getting(port: int, paths: list[str], stop: threading.Event) -> list[threadi
                 conn.close()
         conn.close()
 
-    return _looping(2, get, stop)
+    return _looping(clients, get, stop)
+
+
+def people_lists(port: int, setup: dict, stop: threading.Event) -> list[threading.Thread]:
+    """The match list and the players page, with 15,000 people stored, fetched in a loop."""
+    return _getting(port, ["/", "/players"], stop, clients=2)
 
 
 def long_pages(port: int, setup: dict, stop: threading.Event) -> list[threading.Thread]:
@@ -185,7 +190,7 @@ def hand_checker(port: int, setup: dict, stop: threading.Event) -> list[threadin
 
 
 def streams(port: int, setup: dict, stop: threading.Event) -> list[threading.Thread]:
-    """1,000 live-view streams with the match's secret, and 200 with a wrong one, held open."""
+    """1,000 live-view streams with the match's secret, and 200 with a wrong one, from two phones."""
 
     def hold(i: int, stop: threading.Event) -> None:
         held = []
@@ -193,7 +198,7 @@ def streams(port: int, setup: dict, stop: threading.Event) -> list[threading.Thr
             for n in range(600):
                 token = setup["watch"] if n % 6 else "wrong-secret-" + str(n)
                 try:
-                    conn = _connect(port, f"127.0.5.{i * 100 + n % 100 + 1}")
+                    conn = _connect(port, f"127.0.5.{i + 1}")
                     conn.sendall(f"GET /watch/stream?t={token} HTTP/1.1\r\nHost: table\r\n\r\n".encode())
                     held.append(conn)
                 except OSError:
@@ -228,6 +233,7 @@ ATTACKS: dict[str, Attack] = {
     "bodies a byte a second": slow_bodies,
     "refused 32 MB bodies": refused_bodies,
     "imports over and under the caps": imports,
+    "15,000 people listed": people_lists,
     "the longest match's pages": long_pages,
     "the hand checker, huge input": hand_checker,
     "1,200 live-view streams": streams,
@@ -268,8 +274,8 @@ class Spectator:
 
 
 def _tap(keeper: Keeper, seconds: float) -> tuple[list[float], list[int]]:
-    """Ten taps a second for ``seconds``, each on a new connection (as a phone's after a pause):
-    each one's latency and status."""
+    """Ten taps a second for ``seconds``, each on a new connection (the hardest case: a phone's
+    after a pause, a spectator arriving): each one's latency and status."""
     latencies, statuses = [], []
     until = time.monotonic() + seconds
     while time.monotonic() < until:
@@ -307,6 +313,17 @@ def _setup(server: Server) -> dict:
     }
 
 
+PEOPLE = 15_000  # what two clients posting /new for a minute made before it was limited
+
+
+def _store_people(db: Path) -> None:
+    """``PEOPLE`` people, three to a match, stored before the server starts (as a flood of /new made)."""
+    app = create_app({"TESTING": True, "DATABASE": str(db), "SECRET_KEY": SECRET})
+    with app.test_request_context():
+        for n in range(0, PEOPLE, 3):
+            writes.create_match((f"P{n}", f"P{n + 1}", f"P{n + 2}"), Rules())
+
+
 def _raise_file_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = 2 * IDLE_CONNECTIONS + 1000
@@ -318,6 +335,7 @@ def _raise_file_limit() -> None:
 
 def test_no_attack_slows_a_scorekeepers_taps_or_stops_the_spectators_boards(tmp_path):
     _raise_file_limit()
+    _store_people(tmp_path / "i8.sqlite")
     server = Server(tmp_path / "i8.sqlite").start()  # the default server, default limits
     report: list[str] = []
     failed: list[str] = []
