@@ -1,6 +1,7 @@
 """History, statistics, the hand checker, import and export (issue 4), through the test client."""
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -312,8 +313,12 @@ def test_export_import_and_backup_from_the_command_line(tmp_path):
     db = str(tmp_path / "cli.sqlite")
     cli = [sys.executable, "-m", "scorekeeper.web.cli"]
 
-    def run(*args):
-        return subprocess.run([*cli, *args, "--db", db], capture_output=True, text=True, check=False)
+    keyed = {**os.environ, "SCOREKEEPER_SECRET_KEY": "command-line-test-secret-key-0123456789"}
+
+    def run(*args):  # a key of its own: nothing is kept in the user data folder
+        return subprocess.run(
+            [*cli, *args, "--db", db], capture_output=True, text=True, check=False, env=keyed
+        )
 
     imported = run("import", str(MATCHES / "two-players-to-royal-flush.json"))
     assert imported.returncode == 0, imported.stderr
