@@ -3,9 +3,10 @@
 Against ``scorekeeper serve`` with its defaults (rate limits included) on 127.0.0.1, one
 attack at a time, each from anonymous clients (no role, some from other loopback
 addresses), while a scorekeeper taps ten times a second, each tap on a new connection, and a
-spectator follows the live view's stream. Asserted is only what does not hang on the machine's speed: no tap fails,
-none is lost, none waits a second or more, and the spectator's boards keep arriving. The
-latencies are printed; bench/attacks.py prints them beside a run without the attack.
+spectator follows the live view's stream. Asserted is only what does not hang on the
+machine's speed: no tap fails, none is lost, none waits a second more than the slowest tap
+of the same run without an attack, and the spectator's boards keep arriving. The latencies
+are printed; bench/attacks.py prints them beside a run without the attack.
 Bounded in count and time: each attack runs 4 s, all of them in about a minute.
 """
 
@@ -34,7 +35,9 @@ from scorekeeper.web.imports import MAX_EVENTS
 pytestmark = pytest.mark.slow
 
 TAPPING = 4.0  # seconds of taps under each attack
-WAIT = 1.0  # no tap may wait this long (TRUST.md I8)
+# No tap may wait this long behind an attacker (TRUST.md I8), beyond the slowest tap of the same run
+# with no attack: what the machine's other work costs at that moment is not the attack's doing.
+WAIT = 1.0
 IDLE_CONNECTIONS = 5200  # past the old server's 5,000 a worker (and any 1,024 open-file limit)
 Attack = Callable[[int, dict, threading.Event], list[threading.Thread]]
 
@@ -359,7 +362,9 @@ def test_no_attack_slows_a_scorekeepers_taps_or_stops_the_spectators_boards(tmp_
                 f"{name:<34} taps {len(latencies):>3}  p50 {ordered[len(ordered) // 2] * 1e3:6.1f} ms"
                 f"  p95 {ordered[int(len(ordered) * 0.95)] * 1e3:6.1f} ms  max {ordered[-1] * 1e3:6.1f} ms"
             )
-            if set(statuses) != {200} or ordered[-1] >= WAIT or not seen_during:
+            if attack is None:
+                quiet = ordered[-1]
+            if set(statuses) != {200} or ordered[-1] >= WAIT + quiet or not seen_during:
                 failed.append(
                     f"{name}: statuses {sorted(set(map(str, statuses)))}, slowest {ordered[-1]:.2f} s, boards seen {len(seen_during)}"
                 )
