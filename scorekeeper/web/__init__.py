@@ -86,7 +86,8 @@ def _secret_key(folder: Path) -> str:
 
 def _data_folder(app: Flask) -> datadir.DataFolder:
     """The data folder, the old instance folder moved to it first if need be (datadir.py); made if new."""
-    folder = datadir.settle(datadir.old_folder(app), Path(app.instance_path))
+    old = datadir.old_folder(app)
+    folder = datadir.settle(old, Path(app.instance_path), movable=datadir.in_environment(old))
     try:
         folder.path.mkdir(parents=True, exist_ok=True)
     except OSError as error:

@@ -22,6 +22,7 @@ def places(tmp_path, monkeypatch) -> tuple[Path, Path]:
     old, home = tmp_path / "venv" / "var" / "scorekeeper.web-instance", tmp_path / "data-home"
     monkeypatch.setenv("XDG_DATA_HOME", str(home))  # what platformdirs reads on Linux
     monkeypatch.setattr(datadir, "old_folder", lambda app: old)
+    monkeypatch.setattr(datadir, "in_environment", lambda folder: folder == old)  # as inside .venv
     for name in ("SCOREKEEPER_DATABASE", "SCOREKEEPER_SECRET_KEY"):
         monkeypatch.delenv(name, raising=False)
     return old, home / "chicago-scorekeeper"
@@ -82,6 +83,27 @@ def test_an_old_key_alone_moves_so_that_a_database_named_by_db_keeps_its_key(pla
     import_one(elsewhere)
     app = create_app(database=str(elsewhere))  # as `scorekeeper serve --db club.sqlite` starts it
     assert app.config["SECRET_KEY"] == KEY and (new / "secret_key").read_text() == KEY and not old.exists()
+
+
+def test_the_real_old_folder_of_an_installed_app_is_inside_its_environment(tmp_path):
+    import sys
+
+    assert datadir.in_environment(Path(sys.prefix) / "var" / "scorekeeper.web-instance")
+    assert not datadir.in_environment(tmp_path / "checkout" / "instance")
+
+
+def test_an_old_folder_outside_the_environment_is_used_where_it_is(places, monkeypatch):
+    """A source checkout's instance/ (an editable install, flask run): deleting the venv leaves it."""
+    old, new = places
+    match = an_old_folder(old)
+    monkeypatch.setattr(datadir, "in_environment", lambda folder: False)
+    app = create_app()
+    assert app.config["DATABASE"] == str(old / "scorekeeper.sqlite") and app.config["SECRET_KEY"] == KEY
+    assert match_ids(old / "scorekeeper.sqlite") == [match] and not new.exists()
+    assert (
+        app.config["DATA_NOTE"]
+        == f"The matches and their secret key stay in {old}, where an older version kept them."
+    )
 
 
 def test_a_folder_that_cannot_be_moved_is_used_where_it_is_and_said(places, monkeypatch):
