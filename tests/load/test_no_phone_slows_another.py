@@ -61,15 +61,20 @@ def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
     return socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
 
 
-def idle_connections(port: int, setup: dict, stop: threading.Event) -> list[threading.Thread]:
-    """Connections from one address that never send a byte, opened one after another meanwhile."""
+def _holding(port: int, count: int, each: int, request: Callable[[int], bytes], stop: threading.Event):
+    """``count`` clients, each opening ``each`` connections (sending ``request(n)`` on the n-th) from
+    an address of its own and holding them until ``stop``."""
 
-    def hold(_: int, stop: threading.Event) -> None:
+    def hold(i: int, stop: threading.Event) -> None:
         held = []
         try:
-            while len(held) < IDLE_CONNECTIONS and not stop.is_set():
+            for n in range(each):
+                if stop.is_set():
+                    break
                 try:
-                    held.append(_connect(port, "127.0.0.9"))
+                    conn = _connect(port, f"127.0.5.{i + 1}")
+                    conn.sendall(request(n))
+                    held.append(conn)
                 except OSError:
                     time.sleep(0.01)
             stop.wait()
@@ -77,7 +82,12 @@ def idle_connections(port: int, setup: dict, stop: threading.Event) -> list[thre
             for conn in held:
                 conn.close()
 
-    return _looping(1, hold, stop)
+    return _looping(count, hold, stop)
+
+
+def idle_connections(port: int, setup: dict, stop: threading.Event) -> list[threading.Thread]:
+    """Connections from one address that never send a byte, opened one after another meanwhile."""
+    return _holding(port, 1, IDLE_CONNECTIONS, lambda _: b"", stop)
 
 
 def _dripping(port: int, head: bytes, count: int, stop: threading.Event) -> list[threading.Thread]:
@@ -195,23 +205,11 @@ def hand_checker(port: int, setup: dict, stop: threading.Event) -> list[threadin
 def streams(port: int, setup: dict, stop: threading.Event) -> list[threading.Thread]:
     """1,000 live-view streams with the match's secret, and 200 with a wrong one, from two phones."""
 
-    def hold(i: int, stop: threading.Event) -> None:
-        held = []
-        try:
-            for n in range(600):
-                token = setup["watch"] if n % 6 else "wrong-secret-" + str(n)
-                try:
-                    conn = _connect(port, f"127.0.5.{i + 1}")
-                    conn.sendall(f"GET /watch/stream?t={token} HTTP/1.1\r\nHost: table\r\n\r\n".encode())
-                    held.append(conn)
-                except OSError:
-                    time.sleep(0.01)
-            stop.wait()
-        finally:
-            for conn in held:
-                conn.close()
+    def stream(n: int) -> bytes:
+        token = setup["watch"] if n % 6 else f"wrong-secret-{n}"
+        return f"GET /watch/stream?t={token} HTTP/1.1\r\nHost: table\r\n\r\n".encode()
 
-    return _looping(2, hold, stop)
+    return _holding(port, 2, 600, stream, stop)
 
 
 def new_matches(port: int, setup: dict, stop: threading.Event) -> list[threading.Thread]:
