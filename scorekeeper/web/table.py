@@ -140,7 +140,7 @@ class GridRow:
     key: str  # the hand's value, as the form sends it
     label: str  # said once a row: the row's name and each cell's spoken label
     points: int
-    cells: list[tuple[str, bool]]  # each player in speaking order, and whether the cell is legal
+    cells: list[tuple[str, bool]]  # each player in seat order, and whether the cell is legal
     tie: bool  # the hand's name is a link to its tie
 
 
@@ -152,10 +152,12 @@ def quick_grid(state: MatchState) -> tuple[list[GridRow], list[GridRow]]:
     """The one-tap showdown: a row per declarable hand, a cell per player, legal cells enabled;
     the common hands' rows, then the rare ones'.
 
-    A row whose hand two players could still both declare is also a link to its tie (``tie_row``).
+    The players are in seat order, the columns of the scoreboard above, every round (the first
+    to speak is marked, ``first_speaker``); a row whose hand two players could still both declare
+    is also a link to its tie (``tie_row``).
     """
     left, legal = set(speakers_left(state)), set(state.legal_hands())
-    names = [state.players[s] for s in state.order]
+    names = [state.players[s] for s in sorted(state.order)]
     rows = [
         GridRow(
             hand,
@@ -271,6 +273,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     )
     if state.speaker is not None:
         context["quick_grid"] = quick_grid(state)
+        context["first_speaker"] = names[state.speaker]
         context["tie_row"] = tie_row(state, tie_text)
     if state.chicago_open:
         context["chicago_options"] = options = _chicago_options(state)

@@ -483,9 +483,7 @@ class Table:
         match event:
             case Draw(cards=cards):
                 for player, card in cards.items():  # a tap on the rank each drew
-                    self.click(
-                        turn.locator(f"input[name='draw.{player}'][value='{card.rank.label}'] + label")
-                    )
+                    self.click(turn.locator(f"input[name='draw.{player}'][value='{card.rank.label}']"))
                 self.post(turn.get_by_role("button", name="Record the draw"), "draw")
             case Exchange(player=player, count=count):
                 assert player in turn.locator(".exchange h2").inner_text()
