@@ -134,8 +134,12 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
     if version is None:  # ASCII digits only: int() would take '١' for the version 1 (TRUST.md I6)
         return _table(match, 400, refusal=say(WHOLE.refusal(said(N_("This form's version")))))
     key = request.form.get("key") or None
+    # The events are worked out on the match as the screen showed it, so that a tap sent again after
+    # its answer was lost carries the events of its first sending, and its key answers with what that
+    # recorded (TRUST.md W2) however the match has moved on since (an undo: the tap the screen named).
+    shown = match.at(version) if version < match.version else match
     try:
-        appended = writes.append_events(match_id, version, events_of(match), key, seen=match)
+        appended = writes.append_events(match_id, version, events_of(shown), key, seen=match)
     except RuleBroken as error:  # the engine's words, and a link to the rule it enforces
         refused = {"refusal": refusal_text(error), "refusal_rule": error.section}
         return _table(match_or_404(match_id), 422, typed=typed_back(request.form), **refused)
