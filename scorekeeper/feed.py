@@ -97,6 +97,34 @@ def undo_words(cancelled: Event, words: Said | None = None) -> Said:
     return said(N_("Undo: {event}"), event=words or describe_words(cancelled))
 
 
+def step_words(events: Sequence[Event], indexes: Sequence[int]) -> Said:
+    """One tap's events said short enough for the undo and redo buttons of a small phone.
+
+    A tap of one event says it (``said_at``). A whole showdown from one tap says what decided it:
+    a tie's verdict, else the declarations, else who passed.
+
+    >>> from scorekeeper.hands import Category
+    >>> showdown = [Pass("Bo"), Declare("Cia", Category.FLUSH), Pass("Anna")]
+    >>> str(step_words(showdown, [0, 1, 2])), str(step_words(showdown, [2]))
+    ('Cia declared flush', 'Anna passed')
+    >>> str(step_words([Pass("Bo"), Pass("Cia"), Pass("Anna")], [0, 1, 2]))
+    'Bo, Cia, and Anna passed'
+    """
+    if len(indexes) == 1:
+        return said_at(events, indexes[0])
+    chosen = [i for i in indexes if isinstance(events[i], Tie)]
+    chosen = chosen or [i for i in indexes if not isinstance(events[i], Pass)]
+    if not chosen:
+        passed = [e.player for e in (events[i] for i in indexes) if isinstance(e, Pass)]
+        return said(N_("{players} passed"), players=listed(passed))
+    said_each = [said_at(events, i) for i in chosen]
+    return (
+        said_each[0]
+        if len(said_each) == 1
+        else said(N_("{first}; {rest}"), first=said_each[0], rest=sentences(said_each[1:]))
+    )
+
+
 def said_at(events: Sequence[Event], index: int) -> Said:
     """The event at ``index`` said in its match: a trick after a Chicago call says what happened to
     the Chicago, as the table says it, where the event alone says only who took it.

@@ -42,6 +42,21 @@
     }
   });
 
+  // "Redo" is offered for a few seconds after an undo (the server says how many are left): then it goes,
+  // and the round's line it stood in for is back. A page without this script keeps it until the next tap.
+  function redoTimers() {
+    document.querySelectorAll("button[data-redo-left]").forEach(function (button) {
+      if (button.dataset.timed) { return; }
+      button.dataset.timed = "1";
+      window.setTimeout(function () {
+        var form = button.closest("form");
+        if (form && !form.classList.contains("htmx-request")) { form.hidden = true; }
+      }, Number(button.dataset.redoLeft) * 1000);
+    });
+  }
+  document.addEventListener("htmx:afterSettle", redoTimers);
+  redoTimers();
+
   // The installable app: the service worker keeps the shell and an offline page (secure contexts only).
   if ("serviceWorker" in navigator && window.isSecureContext && document.body.dataset.sw) {
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* quietly without */ });

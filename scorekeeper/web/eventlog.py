@@ -79,6 +79,18 @@ class StoredMatch:
             kept, _ = walk_back(self.events, step)
         return [index for index in kept if self.steps[index] == step]
 
+    def undone_step(self) -> list[int]:
+        """The indexes of the events the latest tap took back, oldest first, when that tap was an
+        undo (what "Redo" records again); none otherwise. An undo never undoes an undo, so a redo
+        records those events anew, as a tap of its own."""
+        if not self.events or not isinstance(self.events[-1], Undo):
+            return []
+        step = self.steps[-1]
+        if not all(isinstance(event, Undo) for event in self.events[step:]):
+            return []
+        _, cancelled = walk_back(self.events, step)
+        return sorted(cancelled[i] for i in range(step, len(self.events)) if i in cancelled)
+
     def last_step(self) -> int:
         """How many events the latest tap still in effect recorded (what one undo takes back)."""
         return len(self.latest_tap()) or 1  # none: the engine refuses the undo, there is nothing to undo

@@ -217,6 +217,29 @@ def undo(match_id: str) -> BaseResponse:
     return _record(match_id, lambda match: (Undo(),) * match.last_step())
 
 
+def _redo_events(match: StoredMatch) -> tuple[Event, ...]:
+    """The events the undo on the screen took back, to be recorded again (a stale screen: none, and the
+    version check refuses it). Worked out at the screen's version, so that a repeat of the same tap
+    carries the same events and its key answers with the first one's result (TRUST.md W1, W2)."""
+    if_match = request.headers.get("If-Match")
+    sent = request.form.get("version", "") if if_match is None else if_match.strip('"v')
+    version = whole_number(sent.strip())
+    if version is None or version > match.version:
+        return ()
+    shown = match.at(version)
+    undone = shown.undone_step()
+    if not undone:
+        raise FormatError(said(N_("There is nothing to redo: the last tap was not an undo.")))
+    return tuple(shown.events[i] for i in undone)
+
+
+@bp.post("/m/<match_id>/redo")
+@keeper_required(_not_keeper)
+def redo(match_id: str) -> BaseResponse:
+    """Record again the tap the latest undo took back, as a new tap (an undo never undoes an undo)."""
+    return _record(match_id, _redo_events)
+
+
 @bp.get("/m/<match_id>/handover")
 @keeper_required(404)
 def handover(match_id: str) -> str:

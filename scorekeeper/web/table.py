@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from itertools import combinations
 from typing import Any
 
@@ -12,7 +14,7 @@ from markupsafe import Markup
 
 from scorekeeper.cards import Rank
 from scorekeeper.events import Declare, Pass
-from scorekeeper.feed import change_words, describe_words, said_at, undo_words
+from scorekeeper.feed import change_words, describe_words, said_at, step_words, undo_words
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import undo_walk, walk_back
 from scorekeeper.quick import speakers_left
@@ -32,6 +34,7 @@ from scorekeeper.web.i18n import (
 from scorekeeper.web.i18n import gettext as _
 
 FEED_LENGTH = 12
+REDO_SECONDS = 8  # how long "Redo" is offered after an undo (issue 25: instead of a confirm dialog)
 RANK_LABELS = tuple(rank.label for rank in Rank)  # the draw for the first deal: a rank by tap
 
 
@@ -249,9 +252,11 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         {
             "turn_partials": turn_partials(state),
             "undo_label": _undo_label(match),
+            **_redo(match),
             "urls": {
                 "matches.record": url_for("matches.record", match_id=match.id),
                 "matches.undo": url_for("matches.undo", match_id=match.id),
+                "matches.redo": url_for("matches.redo", match_id=match.id),
                 "matches.showdown": url_for("matches.showdown", match_id=match.id),
                 "matches.entry": url_for("matches.entry", match_id=match.id),
             },
@@ -309,9 +314,24 @@ def _footer(match: StoredMatch) -> Markup:
 
 
 def _undo_label(match: StoredMatch) -> str | None:
-    """What one undo takes back: the latest tap still in effect, each of its events (a showdown: several)."""
+    """What one undo takes back: the latest tap still in effect, said short (a showdown: what decided it)."""
     tap = match.latest_tap()
-    return " · ".join(say(said_at(match.events, i)) for i in tap) if tap else None
+    return say(step_words(match.events, tap)) if tap else None
+
+
+def _redo(match: StoredMatch) -> dict[str, Any]:
+    """What "Redo" records again, for a few seconds after an undo (None: nothing), and how many are left.
+
+    The seconds are counted from the undo's stored time: a page loaded later offers no redo.
+    """
+    undone = match.undone_step()
+    if not undone:
+        return {"redo_label": None}
+    undone_at = datetime.fromisoformat(match.recorded_at[-1])
+    left = REDO_SECONDS - (datetime.now(UTC) - undone_at).total_seconds()
+    if left <= 0:
+        return {"redo_label": None}
+    return {"redo_label": say(step_words(match.events, undone)), "redo_left": math.ceil(left)}
 
 
 def _standings(state: MatchState) -> list[tuple[str, int]]:

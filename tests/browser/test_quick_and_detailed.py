@@ -14,7 +14,7 @@ import pytest
 from browsertools import button, quick, scores, tap
 from player import Table, detailed, quickest
 
-from scorekeeper.events import Declare, Pass, Tie
+from scorekeeper.events import Declare, Draw, Pass, Tie
 from scorekeeper.hands import Category
 from scorekeeper.match import in_effect
 from scorekeeper.matchfile import loads
@@ -32,9 +32,12 @@ def exported(page, url: str):
 
 
 def kept(file) -> list:
-    """The events in effect, a tie's cards given in several events taken as one (the form takes one hand at a time)."""
+    """The events in effect, a tie's cards given in several events taken as one (the form takes one hand at a time),
+    a draw by its ranks (the table taps ranks: the app chooses the suits)."""
     out: list = []
     for event in (file.events[i] for i in in_effect(file.events)):
+        if isinstance(event, Draw):
+            event = {name: card.rank for name, card in event.cards.items()}
         if isinstance(event, Tie) and event.cards and out and isinstance(out[-1], Tie) and out[-1].cards:
             event = Tie(cards={**out.pop().cards, **event.cards})
         out.append(event)
@@ -84,7 +87,7 @@ def test_one_undo_takes_a_whole_quick_showdown_back(page, server, screens):
     assert scores(page) == {"Anna": 0, "Bo": 0, "Cia": 5}
     assert "phase 2" in page.locator(".where").inner_text()
     undo = page.locator("button.undo").inner_text()
-    assert "Bo passed" in undo and "Cia declared flush" in undo and "Anna passed" in undo
+    assert "Cia declared flush" in undo and "passed" not in undo  # what decided it (issue 25: readable)
     screens(page, "after-the-quick-tap")
 
     tap(page, page.locator("button.undo"))

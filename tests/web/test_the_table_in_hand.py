@@ -103,3 +103,68 @@ def test_a_show_whose_cards_do_not_hold_is_not_said_to_hold(keeper):
     keeper.post(type="show", player="Bo", cards="Kd Kc 4h 3s 9s")
     page = keeper.page()
     assert page.select_one("p.held") is None and page.select_one("#turn .flag") is not None
+
+
+def test_undo_offers_redo_which_records_the_step_again_once(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.post("showdown", tap="flush:Cia")
+    assert keeper.page().select_one("button.undo small").get_text() == "Cia declared flush"
+    keeper.post("undo")
+    redo = keeper.page().select_one("form.redo")
+    assert redo.select_one("button small").get_text() == "Cia declared flush"
+    assert "key" in redo["hx-vals"] and redo["hx-sync"] == "this:drop"
+    version, key = keeper.version, redo.select_one("input[name=key]")["value"]
+    first = keeper.post("redo", key=key)
+    assert first.status_code == 200
+    again = keeper.post("redo", key=key, version=version)  # a retry of the same tap: the same answer
+    assert again.status_code == 200 and again.headers["X-Event-Seq"] == first.headers["X-Event-Seq"]
+    events = keeper.match.events
+    assert [e.type for e in events[-3:]] == ["pass", "declare", "pass"] and len(events) == 1 + 3 + 3 + 3
+    page = keeper.page()
+    assert page.select_one("form.redo") is None
+    assert page.select_one("#scoreboard .seat:nth-of-type(3) .score").get_text() == "5"
+
+
+def test_a_redo_from_a_stale_screen_or_after_another_tap_records_nothing(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.post("showdown", tap="pair:Bo")
+    keeper.post("undo")
+    stale = keeper.version
+    keeper.post("showdown", tap="")  # the table moved on
+    rows = keeper.rows()
+    assert keeper.post("redo", version=stale).status_code == 409
+    refused = keeper.post("redo")  # the latest tap was not an undo
+    assert refused.status_code == 422 and "nothing to redo" in refused.text
+    assert keeper.rows() == rows
+
+
+def test_redo_is_offered_for_a_few_seconds_only(keeper, monkeypatch):
+    from scorekeeper.web import table
+
+    keeper.new("Anna", "Bo", dealer="Anna")
+    keeper.post("undo")
+    assert keeper.page().select_one("button.redo")["data-redo-left"] in {str(n) for n in range(1, 9)}
+    monkeypatch.setattr(table, "REDO_SECONDS", 0)
+    assert keeper.page().select_one("form.redo") is None
+
+
+def test_the_grid_columns_are_the_seats_in_order_and_the_first_speaker_is_marked(keeper):
+    keeper.new("Anna", "Bo", "Cia", "Dan", dealer="Bo")  # Cia speaks first
+    grid = keeper.page().select_one("#turn form.quick .quick-grid")
+    pair = [b["value"].split(":")[1] for b in grid.select("button[value^='pair:']")]
+    assert pair == ["Anna", "Bo", "Cia", "Dan"]  # the scoreboard's order, not the speaking order
+    assert {b["value"] for b in grid.select("button.first")} == {
+        f"{hand}:Cia" for hand in ("pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house")
+    } | {f"{hand}:Cia" for hand in ("four_of_a_kind", "straight_flush", "royal_flush")}
+    keeper.post("showdown", tap="")
+    keeper.post("showdown", tap="")
+    keeper.post(type="last_trick", winner="Anna")
+    keeper.post("showdown", tap="")  # round 2: Cia deals, Dan speaks first
+    grid = keeper.page().select_one("#turn form.quick .quick-grid")
+    assert [b["value"].split(":")[1] for b in grid.select("button[value^='pair:']")] == [
+        "Anna",
+        "Bo",
+        "Cia",
+        "Dan",
+    ]
+    assert grid.select_one("button.first")["value"] == "pair:Dan"

@@ -16,7 +16,14 @@ from scorekeeper.web import db as database
 from scorekeeper.web.forms import CREATION_KEY
 
 # Every POST route, classified: a new route fails test_every_mutating_route_is_classified.
-MATCH_SCOPED = {"matches.record", "matches.undo", "matches.showdown", "matches.entry", "history.rematch"}
+MATCH_SCOPED = {
+    "matches.record",
+    "matches.undo",
+    "matches.redo",
+    "matches.showdown",
+    "matches.entry",
+    "history.rematch",
+}
 OPEN_TO_ALL = {  # anyone may start or import a match of their own; people's names are shared by all
     "matches.new",
     "history.import_file",
