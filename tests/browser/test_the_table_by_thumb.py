@@ -132,3 +132,154 @@ def test_a_chicago_is_asked_and_logged_in_the_words_of_the_table(browser, server
         screens(page, "the-chicago-broke")
     finally:
         context.close()
+
+
+def gaps_between(page, selector: str) -> int:
+    """The smallest gap in px between any two of the tap targets ``selector`` finds (boxes that do not overlap)."""
+    return page.evaluate(
+        """sel => {
+        const boxes = [...document.querySelectorAll(sel)].map(el => el.getBoundingClientRect());
+        let least = Infinity;
+        for (const a of boxes) for (const b of boxes) {
+          if (a === b) continue;
+          const dx = Math.max(b.left - a.right, a.left - b.right), dy = Math.max(b.top - a.bottom, a.top - b.bottom);
+          least = Math.min(least, Math.max(dx, dy));
+        }
+        return Math.round(least);
+      }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("viewport", [SMALL, TALL], ids=["360x640", "390x844"])
+def test_the_grid_follows_the_seats_marks_who_speaks_first_and_spaces_its_targets(
+    browser, server, screens, viewport
+):
+    context, page = phone(browser, viewport)
+    try:
+        import_match(page, server, FOUR, [{"type": "dealer", "player": "Göran P"}])  # Cia speaks first
+        seats = page.locator("#scoreboard .seat .name").all_inner_texts()
+        columns = page.locator("#turn .quick-grid button[value^='pair:']")
+        assert [
+            v.split(":", 1)[1] for v in (columns.nth(i).get_attribute("value") for i in range(4))
+        ] == seats
+        assert (
+            page.locator("#turn .quick-grid > button.first").evaluate_all(
+                "els => els.map(e => e.value.split(':')[1])"
+            )
+            == ["Cia"] * 9  # the common hands and the rare ones (behind their row)
+        )
+        assert gaps_between(page, "#turn .quick-grid > button, #turn .quick-grid > details > summary") >= 8
+        screens(page, "the-grid-cia-speaks-first")
+        page.locator(
+            "#turn details.quick-rare > summary"
+        ).click()  # the rare hands, in place of the common ones
+        for button in page.locator("#turn .quick-rare button, #turn button.nobody").all():
+            assert in_view(page, button), button.inner_text()
+        assert gaps_between(page, "#turn .quick-rare .quick-grid > button") >= 8
+        screens(page, "the-rare-hands-open")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", [SMALL, TALL], ids=["360x640", "390x844"])
+def test_undo_is_one_tap_with_its_label_in_full_and_redo_for_a_few_seconds(
+    browser, server, screens, viewport
+):
+    context, page = phone(browser, viewport)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        import_match(page, server, FOUR, [{"type": "dealer", "player": "Dan"}])
+        tap(page, page.locator("#turn .quick-grid button[value='two_pair:Göran P']"))
+        label = page.locator("button.undo .says")
+        assert label.inner_text().endswith("Göran P declared two pair")
+        assert label.evaluate("e => e.scrollHeight <= e.clientHeight && e.scrollWidth <= e.clientWidth")
+        screens(page, "undo-says-what")
+        tap(page, page.locator("button.undo"))  # one tap, no dialog
+        assert dialogs == []
+        assert page.locator("#scoreboard .seat .score").all_inner_texts() == ["0", "0", "0", "0"]
+        redo = page.locator("button.redo")
+        assert redo.is_visible() and redo.inner_text().endswith("Göran P declared two pair")
+        screens(page, "redo-offered")
+        tap(page, redo)
+        assert page.locator("#scoreboard .seat .score").all_inner_texts() == ["0", "2", "0", "0"]
+        assert page.locator("button.redo").count() == 0
+        tap(page, page.locator("button.undo"))
+        wait_until(
+            page, "!document.querySelector('form.redo') || document.querySelector('form.redo').hidden", 12
+        )
+        assert page.locator(".where").is_visible()  # the round's line is back
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", [SMALL, TALL], ids=["360x640", "390x844"])
+def test_the_shows_card_entry_fits_and_a_show_that_holds_says_so(browser, server, screens, viewport):
+    context, page = phone(browser, viewport)
+    try:
+        events = [
+            {"type": "dealer", "player": "Dan"},
+            {"type": "declare", "player": "Annabelle", "hand": "two_pair"},
+        ]
+        import_match(page, server, FOUR, events + passes("Göran P", "Cia", "Dan"))
+        page.locator("#turn .show summary").click()
+        show = page.locator("#turn .show")
+        for control in show.locator(".card, input[name=cards], form > button").all():
+            assert in_view(page, control), control.inner_text()
+        for card in "Kd Kc 4h 4s 9s".split():
+            page.locator(f"label[for=show-{card}]").click()
+        screens(page, "the-show-picked")
+        tap(page, show.get_by_role("button", name="Check the cards of Annabelle"))
+        held = page.locator("#turn p.held")
+        assert held.inner_text().endswith("Annabelle showed at least two pair: the phase-1 points stand.")
+        assert in_view(page, held)
+        screens(page, "the-show-held")
+    finally:
+        context.close()
+
+
+def button_names(page) -> list[str]:
+    """The accessible name of every button on the screen, as Chromium computes it for screen readers."""
+    session = page.context.new_cdp_session(page)
+    try:
+        nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        session.detach()
+    return [
+        node.get("name", {}).get("value", "")
+        for node in nodes
+        if not node.get("ignored") and node.get("role", {}).get("value") == "button"
+    ]
+
+
+def test_every_button_on_a_screen_has_a_name_of_its_own(browser, server, screens):
+    context, page = phone(browser)
+    seen: dict[str, list[str]] = {}
+
+    def check(screen: str) -> None:
+        names = button_names(page)
+        seen[screen] = [name for name in set(names) if names.count(name) > 1]
+        screens(page, screen)
+
+    try:
+        start_match(page, server, *FOUR)
+        check("the-draw")
+        draw_for_deal(page, Annabelle="2", **{"Göran P": "5"}, Cia="9", Dan="K")
+        check("the-grid")
+        page.locator("#turn .quick-grid a.quick-hand[href$='?tie=two_pair']").click()
+        wait_until(page, SETTLED)
+        page.locator("#turn details.tie-more summary").click()
+        check("a-tie-on-the-grid")
+        tap(page, page.locator("#turn form.entry-style button"))
+        for _ in ("Göran P", "Cia"):
+            tap(page, page.locator("#turn button[name=hand][value=two_pair]"))
+        for name in ("Dan", "Annabelle"):
+            tap(page, page.get_by_role("button", name=f"{name} passes"))
+        check("a-tie-declared")
+        import_match(page, server, FOUR, CHICAGO_CALLED, rules={"chicago_min": 1})
+        page.locator(".tricks details.trick-by-trick summary").click()
+        check("the-chicago-and-its-tricks")
+    finally:
+        context.close()
+    assert {screen: twice for screen, twice in seen.items() if twice} == {}
