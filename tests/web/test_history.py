@@ -140,7 +140,7 @@ def test_the_player_page_shows_the_figures(client, app):
         bo = stats.person_id_of("Bo")
     page = soup(client.get(f"/players/{bo}"))
     figures = {d.select_one("dt").text: d.select_one("dd").text for d in page.select(".figures div")}
-    assert figures["Won"] == "1 (100%)"
+    assert figures["Won"] == "1 of 1 finished match (100%)"  # finished matches only (issue 25)
     assert figures["Best hand declared"] == "Royal flush"
     assert figures["Chicago"] == "0 won, 1 lost (0%)"
     assert "Anna" in page.select("table.sheet")[1].text
@@ -348,7 +348,7 @@ def test_the_score_sheet_is_a_protocol_a_row_per_round_a_column_per_player(clien
     assert [th.text for th in protocol.select("thead th.winner")] == ["Bo winner"]
     rows = [
         [tr.th.text] + [" ".join(td.stripped_strings) for td in tr.select("td")]
-        for tr in protocol.select("tbody tr")
+        for tr in protocol.select("tbody tr:not(.why)")
     ]
     assert rows == [
         ["1", "+9 9", "+7 7"],
@@ -356,9 +356,11 @@ def test_the_score_sheet_is_a_protocol_a_row_per_round_a_column_per_player(clien
         ["3", "+2 32", "-8 2"],  # Bo lost a Chicago
         ["4", "+8 40", "+58 60"],
         # The correction typed at the end of round 4, on its own row: only Anna's total changed.
-        ["correction (show did not support the straight flush)", "-8 32", "60"],
+        ["correction", "-8 32", "60"],
     ]
-    assert [tr.get("class") for tr in protocol.select("tbody tr")][-1] == ["correction"]
+    classes = [tr.get("class") for tr in protocol.select("tbody tr")][-2:]
+    assert classes == [["correction"], ["why"]]  # why, on a row of its own below it
+    assert protocol.select("tbody tr")[-1].text.strip() == "show did not support the straight flush"
     assert [cell.split()[-1] for cell in rows[-1][1:]] == ["32", "60"]
-    assert all(len(tr.select("td.winner")) == 1 for tr in protocol.select("tbody tr"))
+    assert all(len(tr.select("td.winner")) == 1 for tr in protocol.select("tbody tr:not(.why)"))
     assert page.select_one("details.changes table.sheet.changes") is not None
