@@ -114,3 +114,19 @@ def draw_for_deal(page, **cards: str) -> None:
     for name, card in cards.items():
         tap_rank(page, name, card)
     tap(page, button(page, "Record the draw"))
+
+
+_STARTS = iter(range(10**9))
+
+
+def another_match(text: str) -> str:
+    """A match file's text saying it was started now (its own ``created_at``, a millisecond apart from
+    every other): imported, it is a match of its own. The same file imported again is the match
+    already stored (issue 25), and the browser tests share one server."""
+    import json
+    from datetime import UTC, datetime, timedelta
+
+    document = json.loads(text)
+    started = datetime.now(UTC) + timedelta(milliseconds=next(_STARTS))
+    document["created_at"] = started.isoformat(timespec="milliseconds")
+    return json.dumps(document, ensure_ascii=False)

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsertools import SETTLED, pick_cards, tap, wait_until
+from browsertools import SETTLED, another_match, pick_cards, tap, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -130,7 +130,7 @@ def import_match(page, server: str, players, events, rules=None) -> None:
         {"format": "chicago-match/1", "players": list(players), "rules": rules or {}, "events": events}
     )
     page.goto(server + "/import")
-    page.fill("textarea[name=text]", text)
+    page.fill("textarea[name=text]", another_match(text))
     page.locator("form button.primary").click()
     page.wait_for_url(re.compile(r"/m/[\w-]+/history$"))
     page.goto(page.url.removesuffix("/history"))

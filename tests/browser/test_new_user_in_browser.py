@@ -4,6 +4,7 @@ Screens are kept under test-output/screens/<test>/ to be looked at.
 """
 
 import pytest
+from browsertools import another_match
 
 pytestmark = pytest.mark.browser
 
@@ -121,7 +122,7 @@ def import_match(page, server: str, name: str) -> str:
 
     matches = Path(__file__).resolve().parents[1] / "matches"
     page.goto(server + "/import")
-    page.fill("textarea[name=text]", dumps(loads((matches / f"{name}.json").read_text())))
+    page.fill("textarea[name=text]", another_match(dumps(loads((matches / f"{name}.json").read_text()))))
     page.locator("form button.primary").click()
     page.wait_for_url(re.compile(r"/history$"))
     return page.url
@@ -225,7 +226,7 @@ def test_the_table_of_a_new_user_at_360px(phone, server, screens):
             events.append({"type": kind, "winner": words[0]})
     document = {"format": "chicago-match/1", "players": ["Anna", "Bo", "Cia"], "rules": {"target": 10}}
     page.goto(server + "/import")
-    page.fill("textarea[name=text]", json.dumps({**document, "events": events}))
+    page.fill("textarea[name=text]", another_match(json.dumps({**document, "events": events})))
     page.locator("form button.primary").click()
     page.get_by_role("link", name="Resume").click()
     page.wait_for_load_state()
