@@ -285,3 +285,66 @@ def test_the_totals_and_the_step_open_now_are_in_view_without_scrolling(
         (REPORT / f"{name}.json").write_text(json.dumps(fold.lowest, indent=1, ensure_ascii=False))
         (REPORT / f"{name}-boxes.json").write_text(json.dumps(fold.found, indent=1, ensure_ascii=False))
     assert fold.problems == [], "\n".join(fold.problems[:40])
+
+
+# Issue 25: what a scorekeeper opens inside a step, at 360x640: the rare hands' row (its rows show in
+# place of the common ones) and the show's card entry (its field, 52 tiles and button). Once open,
+# everything they hold is on the first screen too, each target 44 px high.
+OPENED = """
+sel => [...document.querySelectorAll(sel)].filter(el => el.checkVisibility()).map(el => {
+  const r = el.getBoundingClientRect();
+  const text = (el.getAttribute('aria-label') || el.textContent || el.name || '').trim().replace(/\\s+/g, ' ');
+  return {text: text.slice(0, 40), top: Math.round(r.top), bottom: Math.round(r.bottom),
+          right: Math.round(r.right), height: Math.round(r.height)};
+})
+"""
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3-players", "4-players"])
+def test_the_opened_rare_hands_and_the_shows_card_entry_are_in_view_at_360x640(
+    browser, server, screens, players
+):
+    from datetime import UTC, datetime
+
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640}, device_scale_factor=1, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    problems: list[str] = []
+
+    def look(what: str, selector: str) -> None:
+        wait_until(page, SETTLED)
+        boxes = page.evaluate(OPENED, selector)
+        if not boxes:
+            problems.append(f"{what}: nothing found")
+        for box in boxes:
+            if box["top"] < 0 or box["bottom"] > 640 or box["right"] > 360 or box["height"] < 44:
+                problems.append(f"{what}: {box}")
+        screens(page, what)
+
+    *others, dealer = players
+    first, *rest = others
+    events = [{"type": "dealer", "player": dealer}, {"type": "declare", "player": first, "hand": "two_pair"}]
+    events += [{"type": "pass", "player": name} for name in (*rest, dealer)]
+    document = {
+        "format": "chicago-match/1",
+        "created_at": datetime.now(UTC).isoformat(),
+        "players": list(players),
+    }
+    try:
+        page.goto(server + "/import")
+        page.fill("textarea[name=text]", json.dumps({**document, "rules": {}, "events": events}))
+        page.locator("form button.primary").click()
+        page.wait_for_url(re.compile(r"/m/[\w-]+/history$"))
+        page.goto(page.url.removesuffix("/history"))
+        page.locator("#turn details.quick-rare > summary").click()
+        look(
+            "rare-hands-open",
+            "#turn .quick-rare summary, #turn .quick-rare button:not([disabled]), #turn button.nobody",
+        )
+        page.locator("#turn details.quick-rare > summary").click()
+        page.locator("#turn .show summary").click()
+        look("shows-card-entry", "#turn .show :is(summary, .card, input[name=cards], form > button)")
+    finally:
+        context.close()
+    assert problems == [], "\n".join(problems)
