@@ -4,24 +4,134 @@
 (function () {
   "use strict";
 
-  // A tap that got no answer must not look saved: show "not saved – tap again" until a tap is saved.
-  // A tap refused with an error page (503 while nothing can be saved, with the reason; a form that
-  // expired) shows that page's own words there instead: htmx swaps no error page in.
-  function banner() { return document.getElementById("offline"); }
-  var noAnswer = banner() ? banner().textContent : "";
-  function show(text) { var el = banner(); if (el) { el.textContent = text || noAnswer; el.hidden = false; } }
-  function hide() { var el = banner(); if (el) { el.hidden = true; } }
-  document.addEventListener("htmx:sendError", function () { show(); });
-  document.addEventListener("htmx:timeout", function () { show(); });
+  // A tap that got no answer (the network dropped, or the server took too long) may have been saved or
+  // not: it is never said to be "not saved". It is sent again by itself, the same form with the same key
+  // and version, as soon as the server answers again (the `online` event, and a small request every few
+  // seconds: navigator.onLine is wrong on some phones). A key the server recorded answers with what it
+  // recorded (TRUST.md W2), so the tap is recorded once; then the banner says "Saved", or the table shows
+  // why the tap was refused. The unanswered taps are kept for the tab (sessionStorage): a reload, or the
+  // offline page, which reloads itself once the server answers, sends them too. A tap refused with an
+  // error page (503 while nothing can be saved, with the reason; a form that expired) shows that page's
+  // own words there instead: htmx swaps no error page in.
+  var banner = document.getElementById("offline");
+  var words = banner ? { failed: banner.textContent, waiting: banner.dataset.waiting, saved: banner.dataset.saved } : {};
+  var UNANSWERED = "chicago.unanswered";
+  var EVERY = 3000;  // ms between two tries while a tap waits for an answer
+  var PATIENCE = 5000;  // ms a try may take
+  var sending = null;  // the key of the tap being sent again
+  var probing = null;  // the timer of the next try
+  var fading = null;  // the timer that takes "Saved" away
+  var taps = (function () {  // the unanswered taps, oldest first: {key, path, values, page}
+    try { return JSON.parse(sessionStorage.getItem(UNANSWERED) || "[]"); } catch (e) { return []; }
+  })();
+  function keep() {
+    try {
+      if (taps.length) { sessionStorage.setItem(UNANSWERED, JSON.stringify(taps)); } else { sessionStorage.removeItem(UNANSWERED); }
+    } catch (e) { /* no storage: kept while the page is open */ }
+  }
+  function show(text, state) {
+    if (!banner) { return; }
+    banner.textContent = text || words.failed;
+    banner.dataset.state = state || "failed";
+    banner.hidden = false;
+  }
+  function hide() { if (banner) { banner.hidden = true; } }
+  function saved() {
+    show(words.saved, "saved");
+    window.clearTimeout(fading);
+    fading = window.setTimeout(function () { if (banner.dataset.state === "saved") { hide(); } }, 6000);
+  }
+  function keyOf(detail) {  // a tap's idempotency key; none for anything else
+    var config = detail && detail.requestConfig;
+    var data = config && config.verb === "post" && config.formData;
+    return (data && data.get && data.get("key")) || null;
+  }
+  function valuesOf(data) {
+    var values = {};
+    data.forEach(function (value, name) {
+      if (typeof value !== "string") { return; }
+      values[name] = name in values ? [].concat(values[name], value) : value;
+    });
+    return values;
+  }
+  function unknown(status) { return status === 502 || status === 504; }  // a proxy without the app's answer
+  function wordsOf(xhr) {  // an answer's own words: an error page's, or a refusal's
+    var page = xhr && new DOMParser().parseFromString(xhr.responseText, "text/html");
+    var said = page && page.querySelector("main [role=alert], .refusal");
+    return said && said.textContent.trim();
+  }
+  function reloadWhenBack() {  // the offline page, shown in place of a page the server did not answer
+    var url = banner && banner.dataset.probe;
+    return !!url && document.querySelector("[data-reload-when-back]") !== null && location.pathname !== url;
+  }
+
+  function lost(detail) {
+    var key = keyOf(detail);
+    if (!key) { show(); return; }  // nothing that may be sent again: "not saved – tap again"
+    if (sending === key) { sending = null; }
+    if (!taps.some(function (tap) { return tap.key === key; })) {
+      var config = detail.requestConfig;
+      taps.push({ key: key, path: config.path, values: valuesOf(config.formData), page: location.pathname });
+      keep();
+    }
+    show(words.waiting, "waiting");
+    later();
+  }
+  function sendNext() {
+    if (sending || !taps.length || !window.htmx || reloadWhenBack()) { return; }
+    var tap = taps[0];
+    var here = tap.page === location.pathname && document.getElementById("table");
+    sending = tap.key;
+    show(words.waiting, "waiting");
+    htmx.ajax("post", tap.path, {
+      source: document.body, values: tap.values,
+      target: here ? "#table" : "body", swap: here ? "outerHTML show:window:top" : "none"
+    }).catch(function () { /* htmx:sendError or htmx:timeout keeps it */ });
+  }
+  function probe() {
+    probing = null;
+    var url = banner && banner.dataset.probe;
+    if (!url || !window.fetch || (!taps.length && !reloadWhenBack())) { return; }
+    var stop = window.AbortController ? new AbortController() : null;
+    var timer = stop && window.setTimeout(function () { stop.abort(); }, PATIENCE);
+    fetch(url, { method: "HEAD", cache: "no-store", credentials: "same-origin", signal: stop && stop.signal })
+      .then(function (response) {
+        window.clearTimeout(timer);
+        if (unknown(response.status)) { later(); return; }
+        if (reloadWhenBack()) { location.reload(); } else { sendNext(); }
+      }, function () { window.clearTimeout(timer); later(); });
+  }
+  function later() { if (probing === null) { probing = window.setTimeout(probe, EVERY); } }
+  window.addEventListener("online", function () { window.clearTimeout(probing); probe(); });
+
+  document.addEventListener("htmx:sendError", function (event) { lost(event.detail); });
+  document.addEventListener("htmx:timeout", function (event) { lost(event.detail); });
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
-    var page = xhr && new DOMParser().parseFromString(xhr.responseText, "text/html");
-    var said = page && page.querySelector("main [role=alert]");
-    show(said && said.textContent.trim());
+    if (xhr && unknown(xhr.status) && keyOf(event.detail)) { lost(event.detail); return; }
+    show(wordsOf(xhr));
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful) { hide(); }
+    var detail = event.detail;
+    var status = detail.xhr ? detail.xhr.status : 0;
+    if (!status || unknown(status)) { return; }  // no answer: lost() keeps the tap
+    var key = keyOf(detail);
+    var waited = taps.length;
+    taps = taps.filter(function (tap) { return tap.key !== key; });
+    var again = key !== null && (sending === key || taps.length < waited);
+    if (sending === key) { sending = null; }
+    keep();
+    if (again && status >= 200 && status < 300) {
+      saved();
+    } else if (again && detail.target === document.body && status < 500) {
+      show(wordsOf(detail.xhr));  // refused, and answered on a page without its table: the refusal
+    } else if (detail.successful) {
+      hide();
+    }
+    sendNext();  // the server answers: the next unanswered tap, if any
   });
+  if (taps.length) { show(words.waiting, "waiting"); }
+  if (taps.length || reloadWhenBack()) { window.setTimeout(probe, 0); }
 
   // After a swap: say what changed (score changes and refusals), and after a tap put the
   // keyboard where the next action is, since the button that was tapped is gone.

@@ -57,7 +57,8 @@ def test_the_service_worker_keeps_the_shell_and_shows_the_offline_page(page, con
     context.set_offline(False)
     page.goto(table)
     assert page.locator("#table").count() == 1  # a page is never served from the cache when online
-    # A tap without the network is not saved, and says so; writes never go through the cache.
+    # A tap without the network waits, and says so (test_lost_answer.py: it is sent again when the
+    # network is back); writes never go through the cache.
     context.set_offline(True)
     page.locator("#turn button", has_text="passes").first.click()
     wait_until(page, "!document.getElementById('offline').hidden")
