@@ -100,12 +100,14 @@ def decide(
     state: MatchState | None = None,
     stamp: str | None = None,
     one_step: bool = True,
+    payloads: Sequence[str] | None = None,
 ) -> Step:
     """Fold ``events`` onto ``match`` (pure: nothing is written); raise the engine's refusal.
 
     ``state`` may be given when the caller has already replayed the whole result (a new
-    match). With ``one_step`` false each event is a step of its own (an imported file's
-    events were taps of their own).
+    match), and ``payloads`` when it has already written the events as the log stores them.
+    With ``one_step`` false each event is a step of its own (an imported file's events were
+    taps of their own).
     """
     done = match.events
     before = None
@@ -125,7 +127,7 @@ def decide(
         (*match.recorded_at, *(stamp,) * count),
         (*match.steps, *(match.version if one_step else match.version + i for i in range(count))),
     )
-    payloads = tuple(contents.payload(event) for event in events)
+    payloads = tuple(payloads) if payloads is not None else tuple(contents.payload(event) for event in events)
     if before is not None and _same_figures(before, state):
         return Step(match, after, state, payloads, None, None)
     # From the tally kept for the match's figures the last time they changed: a tap adds its own
@@ -223,8 +225,9 @@ def _write(
     return Appended(version, step.after, step.state)
 
 
-def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
-    """The rows of one step (inside the caller's transaction)."""
+def _store(db: Database, step: Step, key: str | None, fingerprint: str, chain: str | None = None) -> None:
+    """The rows of one step (inside the caller's transaction); ``chain``: the match's digest after
+    them, if the caller has worked it out (a new match's), else chained on here (a tap's few events)."""
     match, after, first = step.before, step.after, step.before.version
     rows = [
         (match.id, first + i, event.type, payload, after.recorded_at[first + i], after.steps[first + i])
@@ -233,9 +236,9 @@ def _store(db: Database, step: Step, key: str | None, fingerprint: str) -> None:
     db.conn.executemany(
         "INSERT INTO events (match_id, seq, type, payload, recorded_at, step) VALUES (?, ?, ?, ?, ?, ?)", rows
     )
-    # The match's digest, chained on over the events just stored (contents.py).
-    (chain,) = db.execute("SELECT chain FROM matches WHERE id = ?", [match.id]).fetchone()
-    chain = None if chain is None else contents.chained(chain, ((row[2], row[3]) for row in rows))
+    if chain is None:  # the match's digest, chained on over the events just stored (contents.py)
+        (chain,) = db.execute("SELECT chain FROM matches WHERE id = ?", [match.id]).fetchone()
+        chain = None if chain is None else contents.chained(chain, ((row[2], row[3]) for row in rows))
     if key is not None:
         db.execute(
             "INSERT INTO actions (match_id, key, seq, digest) VALUES (?, ?, ?, ?)",
@@ -282,12 +285,14 @@ def created(key: str, fingerprint: str) -> tuple[str, str] | None:
     return found[0], capabilities.creator_secret(key)
 
 
-def _first_step(empty: StoredMatch, events: Sequence[Event], imported: Imported | None) -> Step:
+def _first_step(
+    empty: StoredMatch, events: Sequence[Event], payloads: Sequence[str], imported: Imported | None
+) -> Step:
     """A new match's first events decided: one fold of them all, so that a refusal names the
     event's index, as ``scorekeeper check`` does. An imported match keeps its file's times: its
     start and each event's, where the file gives them (the import's time stands in elsewhere)."""
     state = replay(empty.players, empty.rules, events)
-    step = decide(empty, events, state, empty.updated_at, one_step=False)
+    step = decide(empty, events, state, empty.updated_at, one_step=False, payloads=payloads)
     if imported is None:
         return step
     stamps = tuple(at or empty.updated_at for at in imported.at)
@@ -343,14 +348,19 @@ def create_match(
     if imported is not None:  # one time or None per event, as a file has
         imported = replace(imported, at=(*imported.at, *(None,) * len(events))[: len(events)])
         start = imported.created_at or next((at for at in imported.at if at), None)
-    chain = contents.of(players, rules, events) if imported is not None else ""
+    # The events as the log stores them, and the match's digest over them: worked out once, here,
+    # outside the write lock (a file's 5,000 events take some 30 ms).
+    payloads = [contents.payload(event) for event in events]
+    chain = contents.chained(
+        contents.seed(players, rules), zip((e.type for e in events), payloads, strict=True)
+    )
     if imported is not None and (same := stored_as(chain, imported)) is not None:
         raise AlreadyStored(same)  # before the replay: a file stored already costs no more
     stamp = now()
     created_at = start or stamp
     empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, created_at, stamp, ())
     # Decided before the transaction: an imported file's replay takes long.
-    step = _first_step(empty, events, imported)
+    step = _first_step(empty, events, payloads, imported)
     keeper = capabilities.new_secret() if key is None else capabilities.creator_secret(key)
     db = get_db()
     with immediate(db):
@@ -372,7 +382,7 @@ def create_match(
                 json.dumps(rules.to_dict()),
                 created_at,
                 stamp,
-                contents.seed(players, rules),
+                chain,
                 None if imported is None else stamp,
                 int(imported is not None and start is None),
                 rematch_of,
@@ -384,7 +394,7 @@ def create_match(
                 [capabilities.digest(key), fingerprint, empty.id, stamp],
             )
         people.note_players(db, players, stamp)
-        _store(db, step, None, "")
+        _store(db, step, None, "", chain)
         if imported is not None:
             untimed = [(empty.id, seq) for seq, at in enumerate(imported.at) if at is None]
             db.conn.executemany("UPDATE events SET untimed = 1 WHERE match_id = ? AND seq = ?", untimed)

@@ -197,3 +197,23 @@ def test_four_concurrent_imports_of_one_file_store_one_match(app, keys):
     (match_id,) = {answer.split("/")[2] for answer in answers}
     with app.app_context():
         assert eventlog.load_match(match_id).version == events - before[1]
+
+
+def test_the_digest_chained_at_each_tap_is_the_one_worked_out_anew_at_start(keeper, app):
+    """A database from before chains gets them at start (contents.fill_in): the same as the write
+    path chains tap by tap, undos included."""
+    from scorekeeper.web import contents
+
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.declare("Bo", "pair")
+    keeper.post("undo")
+    keeper.declare("Bo", "flush")
+    with app.app_context():
+        db = database.get_db()
+        chained = db.execute("SELECT chain FROM matches WHERE id = ?", [keeper.match_id]).fetchone()[0]
+        with database.immediate(db):
+            db.execute("UPDATE matches SET chain = NULL")
+            contents.fill_in(db)
+        again = db.execute("SELECT chain FROM matches WHERE id = ?", [keeper.match_id]).fetchone()[0]
+        match = eventlog.load_match(keeper.match_id)
+    assert chained == again == contents.of(match.players, match.rules, match.events)
