@@ -21,6 +21,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -151,10 +152,14 @@ def imports(port: int, setup: dict, stop: threading.Event) -> list[threading.Thr
 
     def post(i: int, stop: threading.Event) -> None:
         phone = Phone(port)
-        body, kind = _multipart(phone.token, setup["files"][i])
         sent = 0
         while not stop.is_set():
             sent += 1
+            # Each post says another start: another match, replayed anew (the same file again would
+            # only be found as the match already stored, issue 25: no attack at all).
+            start = (datetime(2025, 1, 1, tzinfo=UTC) + timedelta(seconds=sent)).isoformat()
+            started = f'{{"created_at": "{start}",'
+            body, kind = _multipart(phone.token, started + setup["files"][i].lstrip()[1:])
             source = f"127.{3 + i}.{sent // 250 % 250}.{sent % 250 + 1}"
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
             try:
