@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
+sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]  # the browser tests' conftest first
 
 from conftest import CHROMIUM_ARGS, PHONE  # noqa: E402
 from player import Plan, Played, Refused, Table, quickest, simulated  # noqa: E402
