@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 from flask import Flask
 
 from scorekeeper import cli as core
-from scorekeeper.matchfile import FormatError, dumps
+from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
 from scorekeeper.web import ConfigError, create_app, eventlog
 from scorekeeper.web.db import CannotStart
-from scorekeeper.web.imports import import_match
+from scorekeeper.web.imports import export_text, import_match
+from scorekeeper.web.writes import AlreadyStored
 
 
 def _app(db: str | None) -> Flask:
@@ -55,7 +56,7 @@ def export_match(match_id: str, db: str | None) -> int:
         if match is None:
             print(f"no match {match_id!r} in this database", file=sys.stderr)
             return 2
-        sys.stdout.write(dumps(match.file, id=match.id, created_at=match.created_at))
+        sys.stdout.write(export_text(match))
     return 0
 
 
@@ -76,6 +77,9 @@ def import_file(path: str, db: str | None) -> int:
         except RuleBroken as error:
             print(error, file=sys.stderr)
             return 1
+        except AlreadyStored as stored:  # stored once: its id, as for a match just stored
+            print("this match is already stored: not imported again", file=sys.stderr)
+            match_id = stored.match_id
     print(match_id)
     return 0
 

@@ -63,3 +63,13 @@ def test_the_options_of_export_are_still_options(dashed, capfd):
     with pytest.raises(SystemExit) as nothing_named:
         cli.main(["export", "--db", dashed])
     assert nothing_named.value.code == 2  # the id is still required
+
+
+def test_importing_a_stored_match_again_prints_its_id_and_stores_nothing(dashed, capfd):
+    """Issue 25: the same file again is the match already stored; the command says so on stderr."""
+    assert cli.main(["import", str(MATCHES / "two-players-to-royal-flush.json"), "--db", dashed]) == 0
+    out, err = capfd.readouterr()
+    assert out.strip() == DASHED and "already stored" in err
+    assert cli.main(["export", "--db", dashed, "--", DASHED]) == 0
+    exported = json.loads(capfd.readouterr().out)
+    assert "created_at" not in exported and all("at" not in e for e in exported["events"])  # none given
