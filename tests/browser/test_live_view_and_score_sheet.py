@@ -8,11 +8,20 @@ from pathlib import Path
 
 import pytest
 from browsertools import another_match, quick, wait_until
+from test_accessibility import AXE, violations
 
 pytestmark = pytest.mark.browser
 
 MATCHES = Path(__file__).parents[1] / "matches"
 SMALL = {"width": 360, "height": 640}
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    """axe-core, to check each new screen in light and dark mode (test_accessibility.py's way)."""
+    if not AXE.exists():
+        pytest.fail("axe-core is not installed: run `npm ci` (the README's test command does)")
+    return AXE.read_text()
 
 
 def small_phone(browser):
@@ -46,7 +55,7 @@ def on_first_screen(page, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SMALL["height"]
 
 
-def test_the_spectator_sees_the_winner_then_follows_the_rematch(browser, server, screens):
+def test_the_spectator_sees_the_winner_then_follows_the_rematch(browser, server, screens, axe):
     keeper, spectator = small_phone(browser), small_phone(browser)
     table, live = keeper.new_page(), spectator.new_page()
     table.on("dialog", lambda dialog: dialog.accept())
@@ -68,6 +77,7 @@ def test_the_spectator_sees_the_winner_then_follows_the_rematch(browser, server,
     assert on_first_screen(live, "#board .won")  # the first thing a spectator sees
     assert live.locator("#board p.next").count() == 0
     screens(live, "winner-banner")
+    assert violations(live, axe) == []
 
     old_url = live.url
     table.get_by_role("button", name="Rematch: same players and rules").click()
@@ -84,11 +94,12 @@ def test_the_spectator_sees_the_winner_then_follows_the_rematch(browser, server,
     assert "Choosing the first dealer" in live.locator("#board").inner_text()
     assert live.url == watch_link(table, server, new_id)  # the rematch's own live view
     screens(live, "rematch-followed")
+    assert violations(live, axe) == []
     keeper.close()
     spectator.close()
 
 
-def test_the_spectator_sees_a_chicago_called(browser, server, screens):
+def test_the_spectator_sees_a_chicago_called(browser, server, screens, axe):
     keeper, spectator = small_phone(browser), small_phone(browser)
     table, live = keeper.new_page(), spectator.new_page()
     document = json.loads((MATCHES / "two-players-to-royal-flush.json").read_text())
@@ -100,14 +111,19 @@ def test_the_spectator_sees_a_chicago_called(browser, server, screens):
     assert said.inner_text() == f"{caller} called Chicago: all five tricks, or lose 15."
     assert on_first_screen(live, "#board p.chicago-on")
     screens(live, "chicago-called")
+    assert violations(live, axe) == []
     keeper.close()
     spectator.close()
 
 
-def test_four_players_score_sheet_fits_360_px_with_its_correction_and_tie_break(browser, server, screens):
+def test_four_players_score_sheet_fits_360_px_with_its_correction_and_tie_break(
+    browser, server, screens, axe
+):
     context = small_phone(browser)
     page = context.new_page()
-    import_text(page, server, fresh("four-players-tie-break-and-correction"))
+    text = fresh("four-players-tie-break-and-correction")
+    import_text(page, server, text)
+    history = page.url
     sheet = page.locator("table.protocol")
     assert sheet.locator("thead th").all_inner_texts()[1:] == ["Greta\nwinner", "Henrik", "Ingrid", "Jonatan"]
     # No sideways scrolling: neither the page nor the sheet's own box.
@@ -169,4 +185,16 @@ def test_four_players_score_sheet_fits_360_px_with_its_correction_and_tie_break(
     assert needed <= room
     first.scroll_into_view_if_needed()
     screens(page, "every-event")
+    assert violations(page, axe) == []
+    # The same file again: the match already stored, a link to it, nothing stored twice.
+    page.goto(server + "/import")
+    page.fill("textarea[name=text]", text)
+    page.locator("form button.primary").click()
+    page.wait_for_load_state()
+    stored = page.locator("p.stored[role=status]")
+    assert "already stored" in stored.inner_text()
+    screens(page, "already-stored")
+    assert violations(page, axe) == []
+    stored.get_by_role("link").click()
+    page.wait_for_url(history)
     context.close()
