@@ -69,6 +69,15 @@ class Imported:
     created_at: str | None
     at: tuple[str | None, ...]
 
+    @property
+    def start(self) -> str | None:
+        """When the match began, as the file says: its ``created_at``, else its first time."""
+        return self.created_at or next((at for at in self.at if at), None)
+
+    def of(self, count: int) -> Imported:
+        """One time (or None) for each of ``count`` events, as a file has."""
+        return replace(self, at=(*self.at, *(None,) * count)[:count])
+
 
 @dataclass(frozen=True)
 class Appended:
@@ -305,7 +314,7 @@ def stored_as(chain: str, imported: Imported) -> str | None:
     each event's, a time the file does not give the same as one the import had to stand in for
     (``untimed``); None if there is none."""
     db = get_db()
-    start = imported.created_at or next((at for at in imported.at if at), None)
+    start = imported.start
     found = db.execute("SELECT id, created_at, untimed FROM matches WHERE chain = ? ORDER BY rowid", [chain])
     for match_id, created_at, untimed in found.fetchall():
         if start != (None if untimed else created_at):
@@ -344,10 +353,7 @@ def create_match(
         found = created(key, fingerprint)  # a repeat is answered without replaying anything
         if found is not None:
             return found
-    start = None
-    if imported is not None:  # one time or None per event, as a file has
-        imported = replace(imported, at=(*imported.at, *(None,) * len(events))[: len(events)])
-        start = imported.created_at or next((at for at in imported.at if at), None)
+    imported = None if imported is None else imported.of(len(events))
     # The events as the log stores them, and the match's digest over them: worked out once, here,
     # outside the write lock (a file's 5,000 events take some 30 ms).
     payloads = [contents.payload(event) for event in events]
@@ -357,8 +363,8 @@ def create_match(
     if imported is not None and (same := stored_as(chain, imported)) is not None:
         raise AlreadyStored(same)  # before the replay: a file stored already costs no more
     stamp = now()
-    created_at = start or stamp
-    empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, created_at, stamp, ())
+    start = None if imported is None else imported.start
+    empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, start or stamp, stamp, ())
     # Decided before the transaction: an imported file's replay takes long.
     step = _first_step(empty, events, payloads, imported)
     keeper = capabilities.new_secret() if key is None else capabilities.creator_secret(key)
@@ -370,24 +376,7 @@ def create_match(
                 return found
         if imported is not None and (same := stored_as(chain, imported)) is not None:
             raise AlreadyStored(same)  # another import of the same file got in first
-        db.execute(
-            "INSERT INTO matches (id, keeper_hash, watch_hash, players, rules, created_at, updated_at,"
-            " version, status, round, chain, imported_at, untimed, rematch_of)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'in_progress', 0, ?, ?, ?, ?)",
-            [
-                empty.id,
-                capabilities.digest(keeper),
-                capabilities.digest(capabilities.watch_token(empty.id)),
-                json.dumps(list(players)),
-                json.dumps(rules.to_dict()),
-                created_at,
-                stamp,
-                chain,
-                None if imported is None else stamp,
-                int(imported is not None and start is None),
-                rematch_of,
-            ],
-        )
+        _insert_match(db, empty, keeper, chain, imported, rematch_of)
         if key is not None:
             db.execute(
                 "INSERT INTO creations (key, digest, match_id, created_at) VALUES (?, ?, ?, ?)",
@@ -395,8 +384,38 @@ def create_match(
             )
         people.note_players(db, players, stamp)
         _store(db, step, None, "", chain)
-        if imported is not None:
+        if imported is not None:  # the events whose time the import's stands in for
             untimed = [(empty.id, seq) for seq, at in enumerate(imported.at) if at is None]
             db.conn.executemany("UPDATE events SET untimed = 1 WHERE match_id = ? AND seq = ?", untimed)
     remember(step.after, step.state, step.counted)
     return empty.id, keeper
+
+
+def _insert_match(
+    db: Database,
+    empty: StoredMatch,
+    keeper: str,
+    chain: str,
+    imported: Imported | None,
+    rematch_of: str | None,
+) -> None:
+    """A new match's row (inside the caller's transaction): an imported one says when it was
+    imported, and whether its start is the import's (its file gave none)."""
+    db.execute(
+        "INSERT INTO matches (id, keeper_hash, watch_hash, players, rules, created_at, updated_at,"
+        " version, status, round, chain, imported_at, untimed, rematch_of)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'in_progress', 0, ?, ?, ?, ?)",
+        [
+            empty.id,
+            capabilities.digest(keeper),
+            capabilities.digest(capabilities.watch_token(empty.id)),
+            json.dumps(list(empty.players)),
+            json.dumps(empty.rules.to_dict()),
+            empty.created_at,
+            empty.updated_at,
+            chain,
+            None if imported is None else empty.updated_at,
+            int(imported is not None and imported.start is None),
+            rematch_of,
+        ],
+    )
