@@ -3,8 +3,8 @@
 Run: python bench/capacity.py [--tables 200 1000] [--seconds 20] [--runs 3] [--soak-minutes 0]
                               [--threads N] [--streams M]
 
-One ``scorekeeper serve`` on 127.0.0.1 (waitress, its defaults, rate limits included; other
-``--threads``/``--streams`` only when given). Each phone connects from a loopback address of
+``scorekeeper serve`` on 127.0.0.1, a fresh one for each run (waitress, its defaults, rate
+limits included; other ``--threads``/``--streams`` only when given). Each phone connects from a loopback address of
 its own (bench/loadgen.py), as phones do: every scorekeeper starts its own table's match, within
 the limit of new matches an address. Each table's scorekeeper taps every 10 s (open loop:
 each tap fires at its scheduled time, and its latency counts from then) and each of its three
@@ -20,8 +20,8 @@ the new board in the spectator's hands; spectators streaming and polling; errors
 hold); the server's CPU in cores and its RSS; the generator's own CPU and lag (how late its
 event loop woke), so that a reader knows it kept up. Then the goals at 200 tables with a verdict
 (on the medians; errors, dropped and lost on their totals): tap p99 < 100 ms, spectator update
-p95 < 1 s, 0 errors, 0 dropped. ``--soak-minutes M`` then holds 200 tables for M minutes on the
-same server and prints the RSS and the database's WAL each minute (TRUST.md L2: RSS grows by at
+p95 < 1 s, 0 errors, 0 dropped. ``--soak-minutes M`` then holds 200 tables for M minutes on a
+fresh server and prints the RSS and the database's WAL each minute (TRUST.md L2: RSS grows by at
 most 20%, the WAL stays under 10 MB). Loopback only; every run is bounded in time.
 """
 
@@ -83,34 +83,40 @@ def heading(columns: tuple[tuple[str, str, int, int], ...]) -> str:
     return f"{'tables':>7}" + "".join(f"{h:>{w}}" for h, _, w, _ in columns)
 
 
-async def measure(server: Served, counts: list[int], runs: int, seconds: float) -> dict[int, list[Figures]]:
-    """Each table count's runs on one server (tables opened as needed, the first ones kept)."""
-    tables: list[loadgen.Table] = []
+async def measure(args: argparse.Namespace, folder: Path) -> dict[int, list[Figures]]:
+    """Each table count's runs, each on a fresh server with its tables made anew.
+
+    A fresh server holds no stream of a run before (a closed stream holds its thread until the
+    server next writes to it, up to a heartbeat later) and no tap of a run before that timed out
+    at the phone and was recorded after.
+    """
     found: dict[int, list[Figures]] = {}
-    settle = 0.0  # a fresh server holds no stream
-    for count in counts:
-        began = time.monotonic()
-        tables += await loadgen.open_tables(server.base, len(tables), count - len(tables), False)
-        made = time.monotonic() - began
+    number = 0
+    for count in args.tables:
         found[count] = []
-        errors: list[str] = []
-        for _ in range(runs):
-            run = await push.one_run(tables[:count], seconds, server.cpu_seconds, settle=settle)
-            settle = push.SETTLE
-            figures = push.figures(run)
-            figures["rss"] = server.rss_mb()
-            figures["lost"] = await push.lost(tables[:count])
-            found[count].append(figures)
-            errors += run.errors
-        done = found[count]
-        print(
-            f"{count:,} tables ({count * loadgen.SPECTATORS:,} spectators, {count / loadgen.TAP_EVERY:g} taps/s):"
-            f" {runs} run(s) of {seconds:g} s; tables made in {made:.0f} s; unseen at the end"
-            f" {sum(r['unseen'] for r in done):.0f}; load average {load_average()}"
-            + (f"; first errors: {errors[:3]}" if errors else ""),
-            flush=True,
-        )
-    await loadgen.close_tables({server: tables})
+        for _ in range(args.runs):
+            number += 1
+            server = Served("app", folder / f"run-{number}.sqlite", args.threads, args.streams).start()
+            try:
+                began = time.monotonic()
+                tables = await loadgen.open_tables(server.base, 0, count, False)
+                made = time.monotonic() - began
+                run = await push.one_run(tables, args.seconds, server.cpu_seconds, settle=0.0)
+                figures = push.figures(run)
+                figures["rss"] = server.rss_mb()
+                figures["lost"] = await push.lost(tables)
+                found[count].append(figures)
+                await loadgen.close_tables({server: tables})
+            finally:
+                server.stop()
+            print(
+                f"{count:,} tables ({count * loadgen.SPECTATORS:,} spectators, {count / loadgen.TAP_EVERY:g} taps/s),"
+                f" run {len(found[count])}: tables made in {made:.0f} s; tap p99 {figures['tap p99']:.0f} ms,"
+                f" update p95 {figures['update p95']:.0f} ms, unseen {figures['unseen']:.0f};"
+                f" load average {load_average()}"
+                + (f"; first errors: {run.errors[:3]}" if run.errors else ""),
+                flush=True,
+            )
     return found
 
 
@@ -164,7 +170,7 @@ async def soak(server: Served, minutes: int) -> None:
 
     async def sample() -> None:
         for minute in range(1, minutes + 1):
-            await asyncio.sleep(max(0.0, begin + push.SETTLE + 60 * minute - loop.time()))
+            await asyncio.sleep(max(0.0, begin + 60 * minute - loop.time()))
             samples.append((server.rss_mb(), server.wal_mb()))
             print(
                 f"  minute {minute:>3}: server RSS {samples[-1][0]:.0f} MB, WAL {samples[-1][1]:.1f} MB",
@@ -172,7 +178,7 @@ async def soak(server: Served, minutes: int) -> None:
             )
 
     sampler = asyncio.ensure_future(sample())
-    run = await push.one_run(tables, minutes * 60.0, server.cpu_seconds)
+    run = await push.one_run(tables, minutes * 60.0, server.cpu_seconds, settle=0.0)
     await sampler
     figures = push.figures(run)
     growth = (samples[-1][0] - samples[0][0]) / samples[0][0]
@@ -192,9 +198,9 @@ async def soak(server: Served, minutes: int) -> None:
 
 
 async def main_async(args: argparse.Namespace, folder: Path) -> None:
-    server = Served("app", folder / "capacity.sqlite", args.threads, args.streams)
+    flags = Served("app", folder / "-", args.threads, args.streams).flags()
     print(
-        f"scorekeeper serve {' '.join(server.flags()) or '(its defaults)'}, waitress, one process;"
+        f"scorekeeper serve {' '.join(flags) or '(its defaults)'}, waitress, one process, a fresh one a run;"
         " each phone from a loopback address of its own;"
         f" {os.cpu_count()} cores shared with the load generator (one asyncio + aiohttp process);"
         f" load average {load_average()} at the start"
@@ -206,20 +212,16 @@ async def main_async(args: argparse.Namespace, folder: Path) -> None:
         flush=True,
     )
     loadgen.scripts()
-    server.start()
-    try:
-        found = await measure(server, args.tables, args.runs, args.seconds)
-        print("\nwhat the phones saw")
-        print(heading(SEEN))
-        for count, runs in found.items():
-            print(f"{count:>7,}" + cells(runs, SEEN))
-        print("\nwhat it cost (over each run's scheduled window), and whether the generator kept up")
-        print(heading(COST))
-        for count, runs in found.items():
-            print(f"{count:>7,}" + cells(runs, COST))
-        goals(found)
-    finally:
-        server.stop()
+    found = await measure(args, folder)
+    print("\nwhat the phones saw")
+    print(heading(SEEN))
+    for count, runs in found.items():
+        print(f"{count:>7,}" + cells(runs, SEEN))
+    print("\nwhat it cost (over each run's scheduled window), and whether the generator kept up")
+    print(heading(COST))
+    for count, runs in found.items():
+        print(f"{count:>7,}" + cells(runs, COST))
+    goals(found)
     if args.soak_minutes:
         print(f"\nsoak: {GOAL_TABLES} tables for {args.soak_minutes} minutes on a fresh server")
         soaked = Served("app", folder / "soak.sqlite", args.threads, args.streams).start()

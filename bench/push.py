@@ -153,13 +153,15 @@ async def spectator(
                     while True:  # an event, or the stop: a board fetch on its way is never cut short
                         step = asyncio.ensure_future(anext(events, None))
                         await asyncio.wait((step, stop), return_when=asyncio.FIRST_COMPLETED)
-                        if not step.done() or step.result() is None:
+                        if stop.done():
                             step.cancel()
-                            if not stop.done():  # the server ended the stream: the page polls
-                                run.errors.append("stream ended")
-                                break
+                            await asyncio.gather(step, return_exceptions=True)
                             return
-                        name, ident, data = step.result()
+                        event = step.result()  # a failed connection raises: counted below, the page polls
+                        if event is None:  # the server ended the stream: the page polls
+                            run.errors.append("stream ended")
+                            break
+                        name, ident, data = event
                         if name == "board":  # the board itself, at version ``id``
                             show(int(ident))
                         elif name == "version" and int(data) > run.shown[at]:
