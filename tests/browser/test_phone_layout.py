@@ -13,6 +13,8 @@ pytestmark = pytest.mark.browser
 TARGETS = """
 () => [...document.querySelectorAll('button, a, input:not([type=checkbox]), input[type=checkbox]:not(.deck *), select, summary, label.card')]
   .filter(el => el.offsetParent !== null && getComputedStyle(el).visibility !== 'hidden')
+  // The new-match form's hidden default Start (what Enter submits) is no target: nobody taps it.
+  .filter(el => !el.closest('[aria-hidden=true]'))
   .map(el => { const box = (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) || el;
     const r = box.getBoundingClientRect();
     return {what: el.outerHTML.slice(0, 80), w: r.width, h: r.height}; })
