@@ -258,7 +258,7 @@ def test_the_log_says_who_and_when_in_the_readers_language(played, app):
 # The property: any renames and merges (and undos on the way), undone newest first, leave every
 # person's statistics as they were.
 
-CI = settings(derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+CI = settings(settings.get_profile("ci"), suppress_health_check=list(HealthCheck))  # tests/conftest.py
 NAMES = st.one_of(
     st.sampled_from(["Anna", "Bo", "Bosse", "Cia", "Eva", "Bo B", "Daniel", "anna", " Filip ", ""]),
     st.text("abcÅö ", min_size=1, max_size=4),  # mostly new names, now and then a blank one
@@ -302,7 +302,8 @@ def new_app(path):
 
 @pytest.mark.parametrize(
     "examples",
-    [pytest.param(40, id="40 sequences"), pytest.param(400, id="400 sequences", marks=pytest.mark.slow)],
+    # 400 sequences (about 40 s) under `pytest --nightly` only: they repeat the 40 and draw more.
+    [pytest.param(40, id="40 sequences"), pytest.param(400, id="400 sequences", marks=pytest.mark.nightly)],
 )
 def test_any_changes_undone_newest_first_restore_every_statistic(tmp_path_factory, examples):
     folder = tmp_path_factory.mktemp("people-log")
