@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import multiprocessing
+import queue
 import random
 import sqlite3
+import time
 
 import pytest
 
@@ -37,6 +39,24 @@ def _writer(db: str, seed: int, out) -> None:
     out.put((match_id, len(events), locked))
 
 
+def _results(processes, results, deadline: float) -> list:
+    """Each writer's result, as they come; a writer that dies fails the test at once, with its exit code."""
+    done = []
+    while len(done) < len(processes):
+        try:
+            done.append(results.get(timeout=0.2))
+            continue
+        except queue.Empty:
+            pass
+        failed = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
+        assert failed == [], f"a writer failed (exit codes {failed}): its traceback is in the captured stderr"
+        assert time.monotonic() < deadline, f"{len(processes) - len(done)} writers still running after 300 s"
+    for p in processes:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    return done
+
+
 def test_four_processes_writing_at_once_never_see_a_locked_database(tmp_path):
     db = str(tmp_path / "r3.sqlite")
     from scorekeeper.web import create_app
@@ -47,10 +67,12 @@ def test_four_processes_writing_at_once_never_see_a_locked_database(tmp_path):
     processes = [context.Process(target=_writer, args=(db, seed, results)) for seed in range(4)]
     for p in processes:
         p.start()
-    done = [results.get(timeout=300) for _ in processes]
-    for p in processes:
-        p.join(timeout=60)
-        assert p.exitcode == 0
+    try:
+        done = _results(processes, results, deadline=time.monotonic() + 300)
+    finally:
+        for p in processes:
+            p.kill()
+            p.join()
     assert all(locked == 0 for _, _, locked in done)
     conn = sqlite3.connect(db)
     for match_id, count, _ in done:
