@@ -24,7 +24,7 @@ def test_no_acknowledged_event_is_lost_across_20_kill_9_cycles(tmp_path):
     try:
         for keeper in keepers:  # the first ones made may have been idle past the server's keep-alive
             keeper.conn.close()
-        for _ in range(20):
+        for cycle in range(20):
             stop = threading.Event()
 
             def tap(keeper: Keeper, stop: threading.Event = stop) -> None:
@@ -45,6 +45,10 @@ def test_no_acknowledged_event_is_lost_across_20_kill_9_cycles(tmp_path):
             for t in threads:
                 t.start()
             time.sleep(rng.uniform(0.3, 1.0))
+            # R1's 2,000 writes whatever the machine's speed: a cycle that has not reached its share
+            # (100 a cycle) by then goes on to it; on a quiet machine none waits.
+            while len(acknowledged) < 100 * (cycle + 1) and any(t.is_alive() for t in threads):
+                time.sleep(0.01)
             server.kill()  # kill -9, mid-write
             stop.set()
             for t in threads:
@@ -92,8 +96,9 @@ def test_no_acknowledged_event_is_lost_across_20_kill_9_cycles(tmp_path):
         print(
             f"\nkill -9: {len(acknowledged)} acknowledged writes in 20 cycles, {time.monotonic() - started:.0f} s"
         )
-        # TRUST.md R1: at least 2,000 acknowledged writes; the wall time (about 60 s) is a budget
-        # printed above, never asserted (a slow machine must not block a good change).
+        # TRUST.md R1: at least 2,000 acknowledged writes (each cycle waits for its share); the wall
+        # time (about 60 s) is a budget printed above, never asserted (a slow machine must not block
+        # a good change).
         assert len(acknowledged) >= 2000
     finally:
         for keeper in keepers:
