@@ -167,6 +167,18 @@
   document.addEventListener("htmx:afterSettle", redoTimers);
   redoTimers();
 
+  // An opened card picker scrolls up under the scores (which stay in view), so that its 52 cards and the
+  // button that sends them are on the screen of a small phone; one that fits already stays where it is.
+  document.addEventListener("toggle", function (event) {
+    var picker = event.target;
+    if (!picker.matches || !picker.matches("details.picker") || !picker.open) { return; }
+    var form = picker.closest("form") || picker;
+    var scores = document.getElementById("scoreboard");
+    var below = form.getBoundingClientRect().bottom - window.innerHeight;
+    var room = picker.getBoundingClientRect().top - (scores ? scores.offsetHeight : 0) - 4;  // stuck at the top
+    if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below + 4, room)); }
+  }, true);
+
   // The installable app: the service worker keeps the shell and an offline page (secure contexts only).
   if ("serviceWorker" in navigator && window.isSecureContext && document.body.dataset.sw) {
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* quietly without */ });

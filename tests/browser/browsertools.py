@@ -106,7 +106,7 @@ def tap_rank(page, name: str, card: str) -> None:
     """Tap the rank ``name`` drew for the first deal (``"5h"`` or ``"5"``: only the rank is tapped)."""
     rank = card[:-1] if len(card) > 1 and card[-1] in "shdc♠♥♦♣" else card
     rank = "10" if rank.upper() == "T" else rank.upper()
-    page.locator(f"input[name='draw.{name}'][value='{rank}']").click()
+    page.locator(f"select[name='draw.{name}']").select_option(rank)
 
 
 def draw_for_deal(page, **cards: str) -> None:

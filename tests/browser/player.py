@@ -483,7 +483,8 @@ class Table:
         match event:
             case Draw(cards=cards):
                 for player, card in cards.items():  # a tap on the rank each drew
-                    self.click(turn.locator(f"input[name='draw.{player}'][value='{card.rank.label}']"))
+                    self.played.taps[self.round] += 1  # the rank each drew, from its list
+                    turn.locator(f"select[name='draw.{player}']").select_option(card.rank.label)
                 self.post(turn.get_by_role("button", name="Record the draw"), "draw")
             case Exchange(player=player, count=count):
                 assert player in turn.locator(".exchange h2").inner_text()

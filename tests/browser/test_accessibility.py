@@ -184,11 +184,10 @@ def press(page, key: str = "Enter") -> None:
 
 def test_a_round_is_scored_with_the_keyboard_alone(page, server, screens):
     start_match(page, server, "Anna", "Bo")
-    page.locator("input[name='draw.Anna']").first.focus()  # the ranks: arrows choose, Tab goes on
-    for _ in range(3):
-        page.keyboard.press("ArrowRight")  # 2 → 5
+    page.locator("select[name='draw.Anna']").focus()  # the ranks: typed into each list, Tab goes on
+    page.keyboard.type("5")
     page.keyboard.press("Tab")
-    page.keyboard.press("ArrowLeft")  # 2 → A
+    page.keyboard.type("K")
     tab_to(page, "Record the draw")
     press(page)
     # After each tap the keyboard lands on the next action's heading, not at the top of the page.

@@ -82,15 +82,15 @@ def test_go_on_the_new_match_form_starts_the_match_with_the_seats_as_typed(
 
 
 @pytest.mark.parametrize("viewport", [SMALL, TALL], ids=["360x640", "390x844"])
-def test_the_draw_for_the_first_deal_is_a_tap_on_each_rank(browser, server, screens, viewport):
+def test_the_draw_for_the_first_deal_is_a_rank_for_each_player(browser, server, screens, viewport):
     context, page = phone(browser, viewport)
     try:
         start_match(page, server, *FOUR)
-        for control in page.locator("#turn fieldset.ranks label, #turn button").all():
+        for control in page.locator("#turn form.draw select, #turn button").all():
             assert in_view(page, control), control.inner_text()
         screens(page, "the-draw")
         draw_for_deal(page, Annabelle="7", **{"Göran P": "7"}, Cia="K", Dan="9")  # a tie for the lowest
-        assert page.locator("#turn fieldset.ranks").count() == 2  # only the tied draw again
+        assert page.locator("#turn form.draw select").count() == 2  # only the tied draw again
         screens(page, "the-draw-again")
         draw_for_deal(page, Annabelle="A", **{"Göran P": "2"})
         assert "Göran P deals" in page.locator(".where").inner_text()
@@ -224,6 +224,11 @@ def test_the_shows_card_entry_fits_and_a_show_that_holds_says_so(browser, server
         ]
         import_match(page, server, FOUR, events + passes("Göran P", "Cia", "Dan"))
         page.locator("#turn .show summary").click()
+        wait_until(  # app.js scrolls the opened picker up under the scores
+            page,
+            "(() => { const b = document.querySelector('#turn .show form > button');"
+            " return b !== null && b.getBoundingClientRect().bottom <= window.innerHeight; })()",
+        )
         show = page.locator("#turn .show")
         for control in show.locator(".card, input[name=cards], form > button").all():
             assert in_view(page, control), control.inner_text()

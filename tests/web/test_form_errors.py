@@ -105,8 +105,11 @@ def test_a_refused_first_dealer_draw_keeps_every_rank_tapped(keeper, htmx):
     response = keeper.post(type="draw", drawing=["Anna", "Bo", "Cia"], htmx=htmx, **drawn)
     assert response.status_code == 422
     assert "Tap the rank each player drew" in soup(response).select_one(".refusal").get_text()
-    checked = soup(response).select("form.draw input[type=radio][checked]")
-    assert {i["name"]: i["value"] for i in checked} == drawn
+    chosen = {
+        s["name"]: s.select_one("option[selected]").get_text()
+        for s in soup(response).select("form.draw select")
+    }
+    assert chosen == {"draw.Anna": "7", "draw.Bo": "–", "draw.Cia": "K"}
 
 
 def test_a_refused_declaration_keeps_its_cards_typed_and_picked_in_an_open_picker(keeper):

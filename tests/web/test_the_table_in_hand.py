@@ -20,22 +20,8 @@ def test_the_draw_for_the_first_deal_takes_ranks_and_gives_each_a_suit_of_its_ow
     assert response.status_code == 200, response.text
     (draw,) = keeper.match.events
     assert {name: repr(card) for name, card in draw.cards.items()} == {"Anna": "7s", "Bo": "7h", "Cia": "Ts"}
-    radios = soup(response).select("form.draw fieldset.ranks input[type=radio]")
-    assert [r["value"] for r in radios[:13]] == [
-        "2",
-        "3",
-        "4",
-        "5",
-        "6",
-        "7",
-        "8",
-        "9",
-        "10",
-        "J",
-        "Q",
-        "K",
-        "A",
-    ]
+    ranks = [o.get_text() for o in soup(response).select("form.draw select[name='draw.Anna'] option")]
+    assert ranks == ["–", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]  # a tie: again
 
 
 def _chicago_called(keeper):
