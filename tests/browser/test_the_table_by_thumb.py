@@ -138,7 +138,7 @@ def gaps_between(page, selector: str) -> int:
     """The smallest gap in px between any two of the tap targets ``selector`` finds (boxes that do not overlap)."""
     return page.evaluate(
         """sel => {
-        const boxes = [...document.querySelectorAll(sel)].map(el => el.getBoundingClientRect());
+        const boxes = [...document.querySelectorAll(sel)].map(el => el.getBoundingClientRect()).filter(r => r.width > 0);
         let least = Infinity;
         for (const a of boxes) for (const b of boxes) {
           if (a === b) continue;
