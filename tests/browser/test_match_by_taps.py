@@ -129,7 +129,7 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     assert "Anna wins with 75 points!" in page.locator("#turn").inner_text()
     screens(page, "winner", full_page=True)
 
-    wait_until(live, "() => document.querySelector('#board').innerText.includes('Anna won')", timeout=3)
+    wait_until(live, "() => document.querySelector('#board').innerText.includes('Anna wins with')", timeout=3)
     screens(live, "live-view", full_page=True)
     live.close()
 
