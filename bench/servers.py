@@ -84,9 +84,10 @@ class Served:
 
     def command(self) -> list[str]:
         where = ["--port", str(self.port), "--db", str(self.db), *self.flags()]
-        if self.kind == "minimal":
+        if self.kind == "minimal":  # it listens on 127.0.0.1 only
             return [sys.executable, str(ROOT / "bench" / "minimal_app.py"), *where]
-        return [sys.executable, "-m", "scorekeeper.web.cli", "serve", *where]
+        # The benches stay on this machine: the app listens on every interface by default.
+        return [sys.executable, "-m", "scorekeeper.web.cli", "serve", "--host", "127.0.0.1", *where]
 
     def cli(self, *words: str) -> str:
         """Run another ``scorekeeper`` command of the same tree on the same database; its output."""
@@ -96,7 +97,8 @@ class Served:
             raise RuntimeError(f"scorekeeper {' '.join(words)}: {done.stderr[-2000:]}")
         return done.stdout
 
-    def start(self) -> Served:
+    def start(self, tries: int = 5) -> Served:
+        """Start the server and wait until it answers; on another port if its port was taken meanwhile."""
         with self.log.open("ab") as log:  # a file, not a pipe nobody reads: a full pipe would stall it
             self.process = subprocess.Popen(
                 self.command(),
@@ -109,7 +111,11 @@ class Served:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"{self.kind} exited: {self.log.read_text()[-2000:]}")
+                said = self.log.read_text()[-2000:]
+                if tries > 1 and "in use" in said:  # another process took the free port first
+                    self.port = free_port()
+                    return self.start(tries - 1)
+                raise RuntimeError(f"{self.kind} exited: {said}")
             if self._answers():
                 return self
             time.sleep(0.05)
