@@ -39,8 +39,8 @@ from scorekeeper.matchfile import write_event  # noqa: E402
 from scorekeeper.rules import Rules  # noqa: E402
 from scorekeeper.summary import figures, totals_by_round  # noqa: E402
 from scorekeeper.web import create_app  # noqa: E402
-from scorekeeper.web import figures as kept_figures  # noqa: E402
-from scorekeeper.web.db import get_db  # noqa: E402
+from scorekeeper.web.store import figures as kept_figures  # noqa: E402
+from scorekeeper.web.store.db import get_db  # noqa: E402
 
 POOL = [f"Player{i:02d}" for i in range(40)]
 TEMPLATES = 60

@@ -32,12 +32,15 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper import __version__
-from scorekeeper.web import assets, cache, capabilities, datadir, db, headers, i18n, live
-from scorekeeper.web.faults import fault_of
-from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web import cache, datadir, headers, live, roles
 from scorekeeper.web.limits import CREATE_RATE, CREATE_ROUTES, IMPORT_RATE, limiter
-from scorekeeper.web.macros import action_form
-from scorekeeper.web.picker import picker
+from scorekeeper.web.present import i18n
+from scorekeeper.web.present.i18n import gettext as _
+from scorekeeper.web.present.macros import action_form
+from scorekeeper.web.present.picker import picker
+from scorekeeper.web.routes import site as assets
+from scorekeeper.web.store import db
+from scorekeeper.web.store.faults import fault_of
 from scorekeeper.words import N_
 
 PACKAGE = Path(__file__).resolve().parent
@@ -153,7 +156,7 @@ def _check_key_fits(app: Flask) -> None:
     in a cookie signed with it: a new key would orphan them all. Nothing is
     lost by refusing: with the old key back, everything works again.
     """
-    if not capabilities.made_with_key(app.config["DATABASE"], app.config["SECRET_KEY"]):
+    if not roles.made_with_key(app.config["DATABASE"], app.config["SECRET_KEY"]):
         raise ConfigError(
             "this database's matches were made with another secret key; with this one every live-view"
             " link and every phone's scorekeeper role would stop working. Start with the old key: set"
@@ -184,7 +187,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     from it); it is looked for, moved from the old place and made only when the
     database or the key is to be kept there.
     """
-    from scorekeeper.web import guide, history, imports, matches, watching  # noqa: F401 - watching's routes are matches.bp's
+    from scorekeeper.web.routes import guide, history, matches, sharing  # noqa: F401 - sharing's routes are matches.bp's
+    from scorekeeper.web.store import imports
 
     app = Flask(
         __name__,
@@ -249,7 +253,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     cache.init_app(app)
     db.init_app(app)
     _check_key_fits(app)
-    capabilities.init_app(app)
+    roles.init_app(app)
     assets.init_app(app, STATIC)
     i18n.init_app(app)
     live.init_app(app)

@@ -20,10 +20,11 @@ from scorekeeper import cli as core
 from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
-from scorekeeper.web import ConfigError, create_app, eventlog
-from scorekeeper.web.db import CannotStart
-from scorekeeper.web.imports import export_text, import_match
-from scorekeeper.web.writes import AlreadyStored
+from scorekeeper.web import ConfigError, create_app
+from scorekeeper.web.store import eventlog
+from scorekeeper.web.store.db import CannotStart
+from scorekeeper.web.store.imports import export_text, import_match
+from scorekeeper.web.store.writes import AlreadyStored
 
 
 def _app(db: str | None) -> Flask:
@@ -194,7 +195,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         return core.check(args.file, args.json)
     if args.command == "serve":
-        from scorekeeper.web.reach import default_host
+        from scorekeeper.web.present.reach import default_host
         from scorekeeper.web.server import ALL_INTERFACES, serve
 
         app = _app(args.db)

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator
 
 from flask import Flask, current_app
 
-from scorekeeper.web import db
+from scorekeeper.web.store import db
 
 EVERY = 0.1  # seconds between the watcher's looks at data_version
 HEARTBEAT = 10.0  # seconds between a stream's events when nothing changes, on average

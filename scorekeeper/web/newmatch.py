@@ -13,8 +13,8 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.matchfile import FormatError, read_players
 from scorekeeper.rules import BASE_POINTS, NUMBERS, Rules, RulesError
-from scorekeeper.web import people
 from scorekeeper.web.forms import whole_number
+from scorekeeper.web.store import people
 from scorekeeper.words import N_, Said, said
 
 SEATS = 4

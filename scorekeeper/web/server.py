@@ -27,7 +27,7 @@ from typing import Any
 import waitress
 from flask import Flask
 
-from scorekeeper.web import qr
+from scorekeeper.web.present import qr
 
 # Threads that answer requests (taps, pages, polls, imports); a stream never takes one of them.
 THREADS = 16

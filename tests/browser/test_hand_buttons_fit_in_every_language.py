@@ -8,7 +8,7 @@ scrolling, and no button, hand name or summary whose text is wider than its box.
 import pytest
 from browsertools import button, start_match, tap
 
-from scorekeeper.web.i18n import LANGUAGES
+from scorekeeper.web.present.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
 

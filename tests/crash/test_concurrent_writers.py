@@ -21,7 +21,8 @@ def _writer(db: str, seed: int, out) -> None:
     from simulate import random_events
 
     from scorekeeper.rules import Rules
-    from scorekeeper.web import create_app, writes
+    from scorekeeper.web import create_app
+    from scorekeeper.web.store import writes
 
     app = create_app(
         {"DATABASE": db, "SECRET_KEY": "r3-test-secret-key-0123456789abcdef", "WTF_CSRF_ENABLED": False}

@@ -50,7 +50,7 @@ def app_config(database: Path | str, secret_key: str) -> dict[str, Any]:
 
 
 def watch_token(secret_key: str, match_id: str) -> str:
-    """The live-view secret of a match, worked out as scorekeeper.web.capabilities.watch_token does."""
+    """The live-view secret of a match, worked out as scorekeeper.web.roles.watch_token does."""
     return hmac.new(secret_key.encode(), b"watch:" + match_id.encode(), hashlib.sha256).hexdigest()
 
 

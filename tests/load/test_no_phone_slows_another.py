@@ -30,8 +30,9 @@ from simulate import random_events
 
 from scorekeeper.matchfile import MatchFile, dumps
 from scorekeeper.rules import Rules
-from scorekeeper.web import create_app, writes
-from scorekeeper.web.imports import MAX_EVENTS
+from scorekeeper.web import create_app
+from scorekeeper.web.store import writes
+from scorekeeper.web.store.imports import MAX_EVENTS
 
 pytestmark = pytest.mark.slow
 

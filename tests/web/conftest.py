@@ -9,7 +9,7 @@ import pytest
 from webtools import Keeper
 
 from scorekeeper.web import create_app
-from scorekeeper.web import db as database
+from scorekeeper.web.store import db as database
 
 # The settings profile (TRUST.md S7) changes the cookies (the session's name, Secure on every cookie),
 # HSTS, the scheme of the links the app builds (and of the test client: https under tls), how many

@@ -11,8 +11,8 @@ from bs4 import BeautifulSoup
 from trusttools import Browser, db_bytes, fingerprint, strict_app
 from webtools import MATCHES
 
-from scorekeeper.web import capabilities, create_app
-from scorekeeper.web import db as database
+from scorekeeper.web import create_app, roles
+from scorekeeper.web.store import db as database
 
 NEW_MATCH = {"name": ["Anna", "Bo", "Cia"], "dealer": "0", "start": "1"}
 
@@ -102,7 +102,7 @@ def test_each_rendering_of_the_form_has_its_own_key_and_the_database_keeps_only_
         device = session["device"]  # the role is kept against this phone (m005)
     stored = db_bytes(browser.app)
     assert key.encode() not in stored and device.encode() not in stored  # TRUST.md S1
-    assert capabilities.digest(key).encode() in stored and capabilities.digest(device).encode() in stored
+    assert roles.digest(key).encode() in stored and roles.digest(device).encode() in stored
     assert match_id.encode() in stored
 
 

@@ -44,7 +44,7 @@ from scorekeeper.matchfile import FormatError, load, loads, read_event
 from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules, RulesError
 from scorekeeper.web import create_app
-from scorekeeper.web.i18n import LANGUAGES, error_text, say
+from scorekeeper.web.present.i18n import LANGUAGES, error_text, say
 from scorekeeper.words import N_, listed, said
 
 ROOT = Path(__file__).resolve().parents[2]

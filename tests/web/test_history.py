@@ -12,8 +12,8 @@ from webtools import MATCHES, form_for, recorded, soup
 
 from scorekeeper.matchfile import load
 from scorekeeper.rules import Rules
-from scorekeeper.web import db as database
-from scorekeeper.web import eventlog, figures, stats
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import eventlog, figures, stats
 
 
 def import_recorded(client, name: str):

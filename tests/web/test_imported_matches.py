@@ -7,8 +7,8 @@ import threading
 import pytest
 from webtools import MATCHES, recorded, soup
 
-from scorekeeper.web import db as database
-from scorekeeper.web import eventlog, stats
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import eventlog, stats
 
 STARTED = "2025-03-01T19:00:00+01:00"  # 18:00 UTC
 
@@ -202,7 +202,7 @@ def test_four_concurrent_imports_of_one_file_store_one_match(app, keys):
 def test_the_digest_chained_at_each_tap_is_the_one_worked_out_anew_at_start(keeper, app):
     """A database from before chains gets them at start (contents.fill_in): the same as the write
     path chains tap by tap, undos included."""
-    from scorekeeper.web import contents
+    from scorekeeper.web.store import contents
 
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     keeper.declare("Bo", "pair")

@@ -14,10 +14,11 @@ from trusttools import Browser, fingerprint, strict_app
 from webtools import MATCHES
 
 from scorekeeper import matchfile
-from scorekeeper.web import create_app, eventlog, writes
-from scorekeeper.web import db as database
+from scorekeeper.web import create_app
 from scorekeeper.web.cache import cache
-from scorekeeper.web.imports import IMPORT_LIMIT, MAX_EVENTS
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import eventlog, writes
+from scorekeeper.web.store.imports import IMPORT_LIMIT, MAX_EVENTS
 
 
 def write_lock_is_free(path: str) -> bool:
@@ -236,7 +237,7 @@ def test_a_kept_match_with_a_long_correction_costs_no_more_than_its_estimate(app
 
 def test_identical_imports_at_once_read_the_file_once(app, monkeypatch):
     """W8 and I7: the repeats of one import form wait for the first, then find the match it stored."""
-    from scorekeeper.web import imports
+    from scorekeeper.web.store import imports
 
     read = []
     real = imports.load

@@ -13,7 +13,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from webtools import soup
 
-from scorekeeper.web.i18n import LANGUAGES, TRANSLATIONS
+from scorekeeper.web.present.i18n import LANGUAGES, TRANSLATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {  # as README's pybabel extract line says
@@ -166,11 +166,11 @@ def test_the_feed_the_last_change_and_tie_reasons_are_translated(keeper, client)
 
 def test_what_is_rendered_once_and_kept_is_kept_per_language(keeper, client, app):
     """The card picker and the live board are cached; a Swedish phone must not get an English copy."""
-    from scorekeeper.web import capabilities
+    from scorekeeper.web import roles
 
     keeper.new("Anna", "Bo", dealer="Anna").detailed()
     with app.test_request_context():
-        board = f"/watch/board?t={capabilities.watch_token(keeper.match_id)}"
+        board = f"/watch/board?t={roles.watch_token(keeper.match_id)}"
     english_table = soup(client.get(f"/m/{keeper.match_id}"))
     assert english_table.select_one("#turn .picker summary").text == "Add the five cards (optional)"
     assert "Now:" in client.get(board).text

@@ -6,14 +6,14 @@ import re
 
 from webtools import recorded, soup
 
-from scorekeeper.web import capabilities
+from scorekeeper.web import roles
 
 HX = {"HX-Request": "true"}
 
 
 def token_of(app, match_id: str) -> str:
     with app.test_request_context():
-        return capabilities.watch_token(match_id)
+        return roles.watch_token(match_id)
 
 
 def imported(client, document: dict) -> str:

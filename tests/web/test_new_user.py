@@ -59,7 +59,7 @@ def two_rounds_played(keeper):
 
 def test_points_per_round_count_only_the_rounds_played_to_the_end(keeper, client, app):
     """9 points over 2 rounds played is 4.5, whatever the rounds under way (or just dealt) hold."""
-    from scorekeeper.web import stats
+    from scorekeeper.web.store import stats
 
     two_rounds_played(keeper)
     keeper.new("Anna", "Bo", dealer="Bo")  # a new match, its first round dealt and not played
@@ -85,7 +85,7 @@ def test_matches_stored_before_count_their_rounds_again_at_start(keeper, app):
     import json
 
     from scorekeeper.web import create_app
-    from scorekeeper.web import db as database
+    from scorekeeper.web.store import db as database
 
     match_id = two_rounds_played(keeper)
     db = database.connect(app.config["DATABASE"])
@@ -201,7 +201,7 @@ def test_the_hand_checker_shows_the_cards_beside_each_result_and_keeps_them_in_v
 def test_a_refused_rename_keeps_the_name_typed(client, app):
     from test_history import import_recorded
 
-    from scorekeeper.web import stats
+    from scorekeeper.web.store import stats
 
     import_recorded(client, "two-players-to-royal-flush")
     with app.app_context():

@@ -7,7 +7,7 @@ import pytest
 from webtools import soup
 
 from scorekeeper.rules import Rules
-from scorekeeper.web import stats, writes
+from scorekeeper.web.store import stats, writes
 
 PEOPLE, MATCHES = 2_000, 500
 SMALL = 64 * 1024  # bytes: a phone on the table's wifi loads it at once (before: 105 KB and 185 KB)

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from trusttools import fingerprint
 from webtools import MATCHES, soup
 
-from scorekeeper.web import create_app, stats
-from scorekeeper.web import db as database
+from scorekeeper.web import create_app
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import stats
 
 # Seven people with played matches: the recorded files under other names.
 PLAYED = [

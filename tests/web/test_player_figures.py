@@ -5,7 +5,7 @@ import json
 from test_imported_matches import import_text, imported_id, timed
 from webtools import recorded, soup
 
-from scorekeeper.web import stats
+from scorekeeper.web.store import stats
 
 
 def test_a_players_share_of_wins_counts_finished_matches_only(keeper, client, app):

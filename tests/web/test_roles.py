@@ -14,8 +14,9 @@ import pytest
 
 from scorekeeper.events import Dealer
 from scorekeeper.rules import Rules
-from scorekeeper.web import capabilities, writes
-from scorekeeper.web import db as database
+from scorekeeper.web import roles
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import writes
 
 PASS = {"version": "1", "type": "pass", "player": "Bo"}  # legal once Anna has been made the dealer
 NEW = {"name": ["Anna", "Bo"], "dealer": "0", "start": "1"}
@@ -139,7 +140,7 @@ def test_an_old_cookies_roles_move_to_the_device_once_and_the_old_entry_goes(app
     with client.session_transaction() as session:
         assert "keeper" not in session
         device = session["device"]
-    assert roles_of(app, one) == roles_of(app, two) == [capabilities.digest(device)]
+    assert roles_of(app, one) == roles_of(app, two) == [roles.digest(device)]
     assert roles_of(app, three) == []
     assert session_cookie(app, client.get("/")) is None  # once: nothing more to move
     for match_id in (one, two):

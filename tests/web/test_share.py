@@ -8,7 +8,7 @@ import pytest
 import segno
 from webtools import soup
 
-from scorekeeper.web import capabilities
+from scorekeeper.web import roles
 
 QUIET_ZONE = 4
 
@@ -22,7 +22,7 @@ def share(keeper):
     page = soup(response)
     links = {link_id: page.select_one(f"a#{link_id}")["href"] for link_id in ("watch-link", "claim-link")}
     with keeper.app.test_request_context():
-        watch = capabilities.watch_token(keeper.match_id)
+        watch = roles.watch_token(keeper.match_id)
     base = "https://localhost" if keeper.app.config["PROFILE"] == "tls" else "http://localhost"
     assert links["watch-link"] == f"{base}/watch?t={watch}"
     claim = links["claim-link"].removeprefix(f"{base}/claim?t=")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from webtools import soup
 
-from scorekeeper.web import cli, create_app, reach, server
+from scorekeeper.web import cli, create_app, server
+from scorekeeper.web.present import reach
 
 LAN = pytest.mark.parametrize("app", ["lan"], indirect=True)
 

@@ -21,9 +21,10 @@ from webtools import Keeper, form_for, soup
 
 from scorekeeper.events import Dealer
 from scorekeeper.rules import Rules
-from scorekeeper.web import ConfigError, _secret_key, create_app, faults, migrations, writes
-from scorekeeper.web import db as database
-from scorekeeper.web.faults import Fault, fault_of
+from scorekeeper.web import ConfigError, _secret_key, create_app
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import faults, migrations, writes
+from scorekeeper.web.store.faults import Fault, fault_of
 
 SECRET = "storage-faults-secret-key-0123456789abcdef"
 RACES = 20

@@ -325,8 +325,8 @@ def _keeper_is_used(keeper: Keeper) -> None:  # keep the fixture's type visible 
 
 
 def test_the_cached_state_after_each_tap_equals_a_full_replay(keeper, app):
-    from scorekeeper.web import eventlog
     from scorekeeper.web.cache import cache
+    from scorekeeper.web.store import eventlog
 
     document = recorded("two-players-to-royal-flush")
     match = load(document)

@@ -125,7 +125,7 @@ def test_a_redo_from_a_stale_screen_or_after_another_tap_records_nothing(keeper)
 
 
 def test_redo_is_offered_for_a_few_seconds_only(keeper, monkeypatch):
-    from scorekeeper.web import table
+    from scorekeeper.web.present import table
 
     keeper.new("Anna", "Bo", dealer="Anna")
     keeper.post("undo")

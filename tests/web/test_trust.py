@@ -11,9 +11,10 @@ import pytest
 import sqlite_utils
 from trusttools import Browser, db_bytes, fingerprint, get_rules, mutating_rules, strict_app, url
 
-from scorekeeper.web import capabilities, check_secret_key, create_app, eventlog
-from scorekeeper.web import db as database
+from scorekeeper.web import check_secret_key, create_app, roles
 from scorekeeper.web.forms import CREATION_KEY
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import eventlog
 
 # Every POST route, classified: a new route fails test_every_mutating_route_is_classified.
 MATCH_SCOPED = {
@@ -57,11 +58,11 @@ def test_secrets_have_at_least_128_bits_and_are_stored_only_hashed(browser):
     with browser.client.session_transaction() as session:
         device = session["device"]
     with browser.app.test_request_context():
-        watch = capabilities.watch_token(match_id)
+        watch = roles.watch_token(match_id)
     assert len(handover) >= 43 and len(device) >= 43 and len(watch) >= 32  # 256 bits each
     stored = db_bytes(browser.app)
     assert all(secret.encode() not in stored for secret in (handover, device, watch))
-    assert capabilities.digest(handover).encode() in stored and capabilities.digest(device).encode() in stored
+    assert roles.digest(handover).encode() in stored and roles.digest(device).encode() in stored
 
 
 def test_a_wrong_secret_gets_the_same_404_as_an_unknown_one(browser):
@@ -76,7 +77,7 @@ def test_a_wrong_secret_gets_the_same_404_as_an_unknown_one(browser):
 def test_the_capability_comparison_is_constant_time():
     import inspect
 
-    assert "hmac.compare_digest" in inspect.getsource(capabilities.is_keeper)
+    assert "hmac.compare_digest" in inspect.getsource(roles.is_keeper)
 
 
 def test_a_hand_over_link_sets_an_httponly_cookie_and_drops_the_secret_from_the_url(browser, app):
@@ -114,7 +115,7 @@ def test_a_hand_over_link_sets_an_httponly_cookie_and_drops_the_secret_from_the_
 def test_a_spectator_cannot_write_on_any_match_route(browser, endpoint):
     match_id = browser.new_match("Anna", "Bo")
     with browser.app.test_request_context():
-        watch = capabilities.watch_token(match_id)
+        watch = roles.watch_token(match_id)
     spectator = Browser(browser.app)
     assert spectator.get(f"/watch?t={watch}").status_code == 200
     before = fingerprint(browser.app)
@@ -152,7 +153,7 @@ def test_every_page_carries_the_security_headers(browser, app):
     match_id = browser.new_match("Anna", "Bo")
     browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"})
     with browser.app.test_request_context():
-        watch = capabilities.watch_token(match_id)
+        watch = roles.watch_token(match_id)
     for endpoint, rule in get_rules(browser.app).items():
         path = url(rule, match_id, person_id=1, step=1)
         if endpoint in ("matches.watch", "matches.watch_board", "matches.watch_stream"):
@@ -234,7 +235,7 @@ def pages_to_lint(browser) -> list[str]:
     for path in ("/", "/new", "/players", "/players/1", "/hands", "/import", f"/m/{match_id}/history"):
         pages.append(browser.get(path).text)
     with browser.app.test_request_context():
-        pages.append(browser.get(f"/watch?t={capabilities.watch_token(match_id)}").text)
+        pages.append(browser.get(f"/watch?t={roles.watch_token(match_id)}").text)
     text = (Path(__file__).parents[1] / "matches" / "tie-break-to-ten.json").read_text()
     finished = browser.post("/import", {"text": text}).headers["Location"].split("/")[2]
     pages.append(browser.get(f"/m/{finished}").text)  # the winner's page: rematch
@@ -448,7 +449,7 @@ def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browse
     fresh = Browser(strict_app(browser.app))
     match_id = fresh.new_match("Anna", "Bo")
     with fresh.app.test_request_context():
-        board = f"/watch/board?t={capabilities.watch_token(match_id)}"
+        board = f"/watch/board?t={roles.watch_token(match_id)}"
     statuses = {fresh.get(board, headers={"If-None-Match": '"v1"'}).status_code for _ in range(600)}
     assert statuses == {304}
     version = 1
@@ -481,7 +482,7 @@ def test_no_secret_reaches_the_logs(browser, caplog):
     match_id = browser.new_match("Anna", "Bo")
     keeper = browser.handover(match_id)
     with browser.app.test_request_context():
-        watch = capabilities.watch_token(match_id)
+        watch = roles.watch_token(match_id)
     Browser(browser.app).get(f"/claim?t={keeper}")
     browser.get(f"/watch?t={watch}")
     browser.get("/claim?t=wrong-secret-attempt")
@@ -574,7 +575,7 @@ def test_the_command_line_says_in_one_line_why_it_refuses_to_start(tmp_path, mon
 
 def _watch(app, match_id: str) -> str:
     with app.test_request_context():
-        return capabilities.watch_token(match_id)
+        return roles.watch_token(match_id)
 
 
 def test_debug_is_off_and_a_generated_key_is_long(tmp_path, monkeypatch):

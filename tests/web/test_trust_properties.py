@@ -19,7 +19,7 @@ from webtools import form_for
 from scorekeeper.match import replay
 from scorekeeper.rules import Rules
 from scorekeeper.web import create_app
-from scorekeeper.web import db as database
+from scorekeeper.web.store import db as database
 
 # The "ci" profile (derandomized, no deadline): tests/conftest.py's, or Hypothesis's own of the same
 # settings in I1's worker processes.

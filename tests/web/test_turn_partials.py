@@ -73,8 +73,8 @@ def test_the_turn_only_includes_the_partials_it_is_given():
     ids=["first dealer", "exchange then showdown", "showdown"],
 )
 def test_the_turn_shows_one_partial_per_open_stage(keeper, app, script, partials):
-    from scorekeeper.web import eventlog
-    from scorekeeper.web.table import turn_partials
+    from scorekeeper.web.present.table import turn_partials
+    from scorekeeper.web.store import eventlog
 
     keeper.new("Anna", "Bo", dealer=None)
     for fields in script:

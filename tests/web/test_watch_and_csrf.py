@@ -4,10 +4,10 @@ from webtools import soup
 
 
 def watch_url(keeper, board: bool = False) -> str:
-    from scorekeeper.web import capabilities
+    from scorekeeper.web import roles
 
     with keeper.app.test_request_context():
-        token = capabilities.watch_token(keeper.match_id)
+        token = roles.watch_token(keeper.match_id)
     return f"/watch{'/board' if board else ''}?t={token}"
 
 

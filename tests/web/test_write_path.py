@@ -21,9 +21,10 @@ from scorekeeper.matchfile import MatchFile, load
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.summary import tally
-from scorekeeper.web import ConfigError, create_app, eventlog, migrations, writes
-from scorekeeper.web import db as database
+from scorekeeper.web import ConfigError, create_app
 from scorekeeper.web.cache import Cache, cache
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import eventlog, migrations, writes
 
 SHOWDOWN = (Pass("Bo"), Declare("Cia", Category.FLUSH), Pass("Anna"))
 

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from scorekeeper.web import db as database
+from scorekeeper.web.store import db as database
 
 
 def setup(path: str) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from scorekeeper.matchfile import write_event
-from scorekeeper.web import db as database
-from scorekeeper.web import eventlog
+from scorekeeper.web.store import db as database
+from scorekeeper.web.store import eventlog
 
 HX = {"HX-Request": "true"}
 

@@ -21,17 +21,18 @@ from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.summary import protocol, score_sheet, totals_by_round
-from scorekeeper.web import capabilities, csrf, eventlog, people, stats, writes
-from scorekeeper.web.capabilities import keeper_required
-from scorekeeper.web.chart import chart
-from scorekeeper.web.eventlog import StoredMatch, match_or_404
+from scorekeeper.web import csrf, roles
 from scorekeeper.web.forms import creation_key, whole_number
-from scorekeeper.web.i18n import error_text, rules_summary
-from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.imports import IMPORT_LIMIT, TooManyEvents, import_match, origin
 from scorekeeper.web.limits import creations, import_rate, limiter
-from scorekeeper.web.matches import PAGE, link_number
-from scorekeeper.web.table import full_log, table_context
+from scorekeeper.web.present.chart import chart
+from scorekeeper.web.present.i18n import error_text, rules_summary
+from scorekeeper.web.present.i18n import gettext as _
+from scorekeeper.web.present.table import full_log, table_context
+from scorekeeper.web.roles import keeper_required
+from scorekeeper.web.routes.matches import PAGE, link_number
+from scorekeeper.web.store import eventlog, people, stats, writes
+from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
+from scorekeeper.web.store.imports import IMPORT_LIMIT, TooManyEvents, import_match, origin
 from scorekeeper.words import N_
 
 bp = Blueprint("history", __name__)
@@ -91,14 +92,14 @@ def rematch(match_id: str) -> BaseResponse:
         key = creation_key(request.form)
     except FormatError:
         abort(400)
-    made = capabilities.digest(f"rematch:{match.id}")  # what the key makes: this match's rematch
+    made = roles.digest(f"rematch:{match.id}")  # what the key makes: this match's rematch
     try:
         new_id, keeper = writes.create_match(
             match.players, match.rules, key=key, fingerprint=made, rematch_of=match.id
         )
     except writes.KeyReused:
         abort(422)  # TRUST.md W3: the key of another match's rematch
-    capabilities.grant(new_id)
+    roles.grant(new_id)
     return redirect(url_for("matches.show", match_id=new_id), 303)
 
 
@@ -143,7 +144,7 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
         return render_template("history/import.html", refusal=error_text(error)), 422
     try:
         match_id, keeper = import_match(text, key)  # a repeat of this form: the match it made
-        capabilities.grant(match_id)
+        roles.grant(match_id)
     except writes.AlreadyStored as stored:  # counted once: a link to it, and no role in it
         return render_template("history/import.html", stored=stored.match_id)
     except TooManyEvents as error:

@@ -12,15 +12,16 @@ from typing import Any
 
 from flask import Response, abort, current_app, render_template, request, url_for
 
-from scorekeeper.web import capabilities, eventlog, live
+from scorekeeper.web import live, roles
 from scorekeeper.web.cache import cache, text_size
-from scorekeeper.web.eventlog import StoredMatch
 from scorekeeper.web.headers import no_content
-from scorekeeper.web.htmx import redirect_page, render
-from scorekeeper.web.i18n import get_locale
 from scorekeeper.web.limits import limiter, wrong_secret
-from scorekeeper.web.matches import bp
-from scorekeeper.web.table import board_context
+from scorekeeper.web.present.htmx import redirect_page, render
+from scorekeeper.web.present.i18n import get_locale
+from scorekeeper.web.present.table import board_context
+from scorekeeper.web.routes.matches import bp
+from scorekeeper.web.store import eventlog
+from scorekeeper.web.store.eventlog import StoredMatch
 
 # A board is kept per version and language; a stream a tap behind may still ask for the one
 # before the newest, none for older ones (it is sent the newest board).
@@ -49,7 +50,7 @@ def _rematch_url(match_id: str) -> str | None:
     live-view link, which is the point (the others at the table follow it without scanning again).
     Never the rematch's scorekeeper or hand-over secret."""
     rematch = eventlog.rematch_of(match_id)
-    return None if rematch is None else url_for("matches.watch", t=capabilities.watch_token(rematch))
+    return None if rematch is None else url_for("matches.watch", t=roles.watch_token(rematch))
 
 
 @bp.get("/watch/board")

@@ -17,9 +17,9 @@ from typing import Any
 from flask import current_app
 
 from scorekeeper.matchfile import FormatError, MatchFile, dumps, load, not_json
-from scorekeeper.web import writes
-from scorekeeper.web.db import get_db
-from scorekeeper.web.eventlog import StoredMatch
+from scorekeeper.web.store import writes
+from scorekeeper.web.store.db import get_db
+from scorekeeper.web.store.eventlog import StoredMatch
 from scorekeeper.words import N_, said
 
 # The caps of one import, from the longest matches there are. Random legal play to 52

@@ -22,7 +22,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from scorekeeper.matchfile import read_name
-from scorekeeper.web.db import get_db, immediate, now, row_dict
+from scorekeeper.web.store.db import get_db, immediate, now, row_dict
 from scorekeeper.words import N_, Said, said
 
 

@@ -19,10 +19,9 @@ from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import undo_walk, walk_back
 from scorekeeper.quick import speakers_left
 from scorekeeper.state import HAND_SIZE, MatchState, Stage
-from scorekeeper.web import capabilities
+from scorekeeper.web import roles
 from scorekeeper.web.cache import cache, text_size
-from scorekeeper.web.eventlog import StoredMatch
-from scorekeeper.web.i18n import (
+from scorekeeper.web.present.i18n import (
     get_locale,
     hand_name,
     house_rules,
@@ -31,7 +30,8 @@ from scorekeeper.web.i18n import (
     rules_summary,
     say,
 )
-from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.present.i18n import gettext as _
+from scorekeeper.web.store.eventlog import StoredMatch
 
 FEED_LENGTH = 12
 REDO_SECONDS = 8  # how long "Redo" is offered after an undo (issue 25: instead of a confirm dialog)
@@ -222,7 +222,7 @@ def board_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     context["rematch_url"] = None  # watching.py: the live view of the match's rematch, once started
     context.update(extra)
     if "watch_token" not in context:
-        context["watch_token"] = capabilities.watch_token(match.id)
+        context["watch_token"] = roles.watch_token(match.id)
     return context
 
 
@@ -271,7 +271,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
             "participants": [names[s] for s in state.order],
             "ranks": RANK_LABELS,
             "footer": _footer(match),
-            "watch_token": capabilities.watch_token(match.id),
+            "watch_token": roles.watch_token(match.id),
             "typed": {},  # a refused form's fields by its action (forms.typed_back), shown again
             "spectator": False,
         }

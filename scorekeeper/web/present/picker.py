@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from scorekeeper.cards import DECK, Suit
 from scorekeeper.web.cache import cache, text_size
-from scorekeeper.web.i18n import get_locale
+from scorekeeper.web.present.i18n import get_locale
 
 DECK_ROWS = [[card for card in DECK if card.suit is suit] for suit in Suit]
 

@@ -43,8 +43,8 @@ from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, has_request_context, request, session
 
-from scorekeeper.web.db import connect, get_db, immediate, now
-from scorekeeper.web.faults import fault_of
+from scorekeeper.web.store.db import connect, get_db, immediate, now
+from scorekeeper.web.store.faults import fault_of
 
 View = TypeVar("View", bound=Callable[..., Any])
 

@@ -22,8 +22,8 @@ from typing import Any
 from flask import Flask, abort, current_app, g, request
 from sqlite_utils import Database
 
-from scorekeeper.web import contents, figures, migrations
-from scorekeeper.web.faults import fault_of
+from scorekeeper.web.store import contents, figures, migrations
+from scorekeeper.web.store.faults import fault_of
 
 BUSY_TIMEOUT_MS = 5000
 # How long start-up waits for a database another process holds locked (it retries meanwhile).

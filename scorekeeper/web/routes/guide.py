@@ -6,8 +6,8 @@ from flask import Blueprint, render_template, request
 
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.rules import Rules
-from scorekeeper.web import eventlog
-from scorekeeper.web.i18n import hand_name, say
+from scorekeeper.web.present.i18n import hand_name, say
+from scorekeeper.web.store import eventlog
 
 bp = Blueprint("guide", __name__)
 

@@ -31,9 +31,9 @@ from scorekeeper.matchfile import MatchFile, read_event
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
 from scorekeeper.summary import Tally
-from scorekeeper.web import capabilities
+from scorekeeper.web import roles
 from scorekeeper.web.cache import cache
-from scorekeeper.web.db import get_db, row_dict
+from scorekeeper.web.store.db import get_db, row_dict
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def _find(db: Database, column: str, value: str) -> dict[str, Any] | None:
 def load_match(match_id: str, *, watch: str | None = None) -> StoredMatch | None:
     """Read a match and its events, by id or by live-view secret (None if there is no such match)."""
     db = get_db()
-    row = _find(db, "id", match_id) if watch is None else _find(db, "watch", capabilities.digest(watch))
+    row = _find(db, "id", match_id) if watch is None else _find(db, "watch", roles.digest(watch))
     if row is None:
         return None
     match = cache().get("match", (row["id"], row["version"]))
@@ -250,9 +250,7 @@ def state_at(match: StoredMatch, version: int) -> MatchState | None:
 
 def watched_version(watch: str) -> tuple[str, int] | None:
     """The id and version of the match behind a live-view secret (one row read), or None."""
-    found = get_db().execute(
-        "SELECT id, version FROM matches WHERE watch_hash = ?", [capabilities.digest(watch)]
-    )
+    found = get_db().execute("SELECT id, version FROM matches WHERE watch_hash = ?", [roles.digest(watch)])
     row = found.fetchone()
     return None if row is None else (str(row[0]), int(row[1]))
 

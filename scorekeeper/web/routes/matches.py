@@ -22,10 +22,7 @@ from scorekeeper.matchfile import FormatError
 from scorekeeper.quick import showdown_events
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
-from scorekeeper.web import capabilities, eventlog, qr, stats, writes
-from scorekeeper.web.capabilities import keeper_required
-from scorekeeper.web.chart import chart
-from scorekeeper.web.eventlog import StoredMatch, match_or_404
+from scorekeeper.web import roles
 from scorekeeper.web.forms import (
     WHOLE,
     creation_key,
@@ -35,14 +32,19 @@ from scorekeeper.web.forms import (
     whole_number,
 )
 from scorekeeper.web.headers import no_content
-from scorekeeper.web.htmx import HTMX_SCRIPT, render, wants_partial
-from scorekeeper.web.i18n import error_text, refusal_text, say
-from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.imports import export_text
 from scorekeeper.web.limits import creations, limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
-from scorekeeper.web.reach import share_reach
-from scorekeeper.web.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
+from scorekeeper.web.present import qr
+from scorekeeper.web.present.chart import chart
+from scorekeeper.web.present.htmx import HTMX_SCRIPT, render, wants_partial
+from scorekeeper.web.present.i18n import error_text, refusal_text, say
+from scorekeeper.web.present.i18n import gettext as _
+from scorekeeper.web.present.reach import share_reach
+from scorekeeper.web.present.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
+from scorekeeper.web.roles import keeper_required
+from scorekeeper.web.store import eventlog, stats, writes
+from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
+from scorekeeper.web.store.imports import export_text
 from scorekeeper.words import N_, said
 
 __all__ = ["HTMX_SCRIPT", "bp"]
@@ -99,12 +101,12 @@ def new() -> BaseResponse:
     except writes.KeyReused:
         refusal = _("This tap was already used for another action.")
         return render("matches/new.html", "matches/new.html", status=422, refusal=refusal, **form)
-    capabilities.grant(match_id)
+    roles.grant(match_id)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
 def _table(match: StoredMatch, status: int = 200, **extra: Any) -> Response:
-    keeper = capabilities.is_keeper(match.id)
+    keeper = roles.is_keeper(match.id)
     context = table_context(match, eventlog.state_of(match), spectator=not keeper, **extra)
     if not keeper:
         return render("matches/watch.html", "matches/_board.html", status=status, **context)
@@ -250,8 +252,8 @@ def handover(match_id: str) -> str:
     """
     match = match_or_404(match_id)
     reach = share_reach()  # opened on the server's own machine, the links name its address on the network
-    claim = reach.url("matches.claim", t=capabilities.handover_token(match.id))
-    watch = reach.url("matches.watch", t=capabilities.watch_token(match.id))
+    claim = reach.url("matches.claim", t=roles.handover_token(match.id))
+    watch = reach.url("matches.watch", t=roles.watch_token(match.id))
     return render_template(
         "matches/handover.html", match=match, claim_url=claim, watch_url=watch, qr=qr.svg, reach=reach
     )
@@ -262,10 +264,10 @@ def handover(match_id: str) -> str:
 def claim() -> BaseResponse:
     """A hand-over link: this browser becomes a scorekeeper, then a URL without the secret."""
     token = request.args.get("t", "")
-    match_id = capabilities.match_by_handover(token) if token else None
+    match_id = roles.match_by_handover(token) if token else None
     if match_id is None:
         abort(404)
-    capabilities.grant(match_id)
+    roles.grant(match_id)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 

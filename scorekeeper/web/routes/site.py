@@ -24,7 +24,7 @@ from flask import (
     url_for,
 )
 
-from scorekeeper.web.htmx import HTMX_SCRIPT
+from scorekeeper.web.present.htmx import HTMX_SCRIPT
 
 bp = Blueprint("assets", __name__)
 

@@ -15,8 +15,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from scorekeeper.hands import Category
-from scorekeeper.web.db import get_db
-from scorekeeper.web.figures import POINT_SOURCES
+from scorekeeper.web.store.db import get_db
+from scorekeeper.web.store.figures import POINT_SOURCES
 
 PAGE = 25
 # The players page, and the choice of a player on the match list: however many people there are,

@@ -27,9 +27,10 @@ from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.state import MatchState
 from scorekeeper.summary import Tally, tally
-from scorekeeper.web import capabilities, contents, figures, people
-from scorekeeper.web.db import get_db, immediate, now
-from scorekeeper.web.eventlog import StoredMatch, kept_tally, load_match, remember, state_at, state_of
+from scorekeeper.web import roles
+from scorekeeper.web.store import contents, figures, people
+from scorekeeper.web.store.db import get_db, immediate, now
+from scorekeeper.web.store.eventlog import StoredMatch, kept_tally, load_match, remember, state_at, state_of
 
 
 class StaleVersion(Exception):
@@ -174,7 +175,7 @@ def _folded(match: StoredMatch, done: tuple[Event, ...], state: MatchState, even
 def _fingerprint(events: Sequence[Event]) -> str:
     """What a key recorded: a retry with the same key must carry the same events (TRUST.md W3)."""
     written: Any = [write_event(e) for e in events]
-    return capabilities.digest(json.dumps(written[0] if len(written) == 1 else written, sort_keys=True))
+    return roles.digest(json.dumps(written[0] if len(written) == 1 else written, sort_keys=True))
 
 
 def append_events(
@@ -274,7 +275,7 @@ def _store(db: Database, step: Step, key: str | None, fingerprint: str, chain: s
 def creation_digest(players: Sequence[str], rules: Rules, events: Sequence[Event] = ()) -> str:
     """What a creation key made, by default: the players, rules and first events (TRUST.md W3)."""
     content = {"players": list(players), "rules": rules.to_dict(), "events": [write_event(e) for e in events]}
-    return capabilities.digest(json.dumps(content, sort_keys=True))
+    return roles.digest(json.dumps(content, sort_keys=True))
 
 
 def created(key: str, fingerprint: str) -> tuple[str, str] | None:
@@ -284,14 +285,14 @@ def created(key: str, fingerprint: str) -> tuple[str, str] | None:
     """
     found = (
         get_db()
-        .execute("SELECT match_id, digest FROM creations WHERE key = ?", [capabilities.digest(key)])
+        .execute("SELECT match_id, digest FROM creations WHERE key = ?", [roles.digest(key)])
         .fetchone()
     )
     if found is None:
         return None
     if found[1] != fingerprint:
         raise KeyReused(key)
-    return found[0], capabilities.creator_secret(key)
+    return found[0], roles.creator_secret(key)
 
 
 def _first_step(
@@ -367,7 +368,7 @@ def create_match(
     empty = StoredMatch(secrets.token_urlsafe(16), MatchFile(players, rules), 0, start or stamp, stamp, ())
     # Decided before the transaction: an imported file's replay takes long.
     step = _first_step(empty, events, payloads, imported)
-    keeper = capabilities.new_secret() if key is None else capabilities.creator_secret(key)
+    keeper = roles.new_secret() if key is None else roles.creator_secret(key)
     db = get_db()
     with immediate(db):
         if key is not None and fingerprint is not None:
@@ -380,7 +381,7 @@ def create_match(
         if key is not None:
             db.execute(
                 "INSERT INTO creations (key, digest, match_id, created_at) VALUES (?, ?, ?, ?)",
-                [capabilities.digest(key), fingerprint, empty.id, stamp],
+                [roles.digest(key), fingerprint, empty.id, stamp],
             )
         people.note_players(db, players, stamp)
         _store(db, step, None, "", chain)
@@ -407,8 +408,8 @@ def _insert_match(
         " VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'in_progress', 0, ?, ?, ?, ?)",
         [
             empty.id,
-            capabilities.digest(keeper),
-            capabilities.digest(capabilities.watch_token(empty.id)),
+            roles.digest(keeper),
+            roles.digest(roles.watch_token(empty.id)),
             json.dumps(list(empty.players)),
             json.dumps(empty.rules.to_dict()),
             empty.created_at,

@@ -41,7 +41,7 @@ LANGUAGES = {
     "ja": "日本語",
 }
 COOKIE = "lang"
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 
 bp = Blueprint("i18n", __name__)
 

@@ -1,0 +1,1 @@
+"""The routes: one blueprint per URL family, each registered by ``register(app)``."""
