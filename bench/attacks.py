@@ -504,7 +504,7 @@ def files(folder: Path) -> dict[str, str]:
 
     from scorekeeper.matchfile import MatchFile, dumps
     from scorekeeper.rules import Rules
-    from scorekeeper.web.store.imports import IMPORT_LIMIT, MAX_EVENTS
+    from scorekeeper.web.settings import IMPORT_LIMIT, MAX_EVENTS
 
     players, rules = ("Anna", "Bo", "Cia", "Dan"), Rules(target=1000)
     events, _ = random_events(players, rules, random.Random(0).choice, MAX_EVENTS)

@@ -51,7 +51,11 @@ def test_a_plain_install_from_a_wheel_checks_a_match(tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["winner"] == "Bo"
     origin = subprocess.run(
-        [str(env_dir / "bin" / "python"), "-c", "import scorekeeper.web; print(scorekeeper.web.TEMPLATES)"],
+        [
+            str(env_dir / "bin" / "python"),
+            "-c",
+            "import scorekeeper.web.settings; print(scorekeeper.web.settings.TEMPLATES)",
+        ],
         capture_output=True,
         text=True,
         check=True,

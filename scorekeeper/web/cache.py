@@ -6,7 +6,7 @@ kept and shared by every thread of the worker. Everything lives in one
 ``Cache`` on ``app.extensions`` (as Flask-Caching keeps its own), with one
 least-recently-used order across all kinds, a budget in bytes and counters a
 test can read. The shell keeps no other module-level mutable state but the two objects its
-libraries force on it (limits.limiter, csrf), each said where it is made.
+libraries force on it (security.limiter, security.csrf), each said where it is made.
 
 What a match is at one version is kept as a version of a group (``put_version``):
 only a group's newest versions stay. A newer version shares most of its memory
@@ -25,14 +25,11 @@ from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app
 
+from scorekeeper.web.settings import DEFAULT_BUDGET
+
 T = TypeVar("T")
 
 EXTENSION = "scorekeeper.cache"
-# The server keeps every live match: a match of 300 events (an evening's, late on) is charged about
-# 113 KB with its states, so 200 tables' take 23 MB. With less, taps and boards read whole logs and
-# replay them. TRUST.md I7 bounds the server at 150 MB after 100 imported matches are viewed: 122 MB
-# with this budget, 164 MB with 128 MB (SCOREKEEPER_CACHE_MB sets another).
-DEFAULT_BUDGET = 48 * 1024 * 1024
 
 
 class Cache:

@@ -20,7 +20,8 @@ from scorekeeper import cli as core
 from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Bounds
-from scorekeeper.web import ConfigError, create_app
+from scorekeeper.web import create_app
+from scorekeeper.web.settings import ConfigError
 from scorekeeper.web.store import eventlog
 from scorekeeper.web.store.db import CannotStart
 from scorekeeper.web.store.imports import export_text, import_match

@@ -38,19 +38,10 @@ from collections.abc import Callable, Iterator
 
 from flask import Flask, current_app
 
+from scorekeeper.web.settings import HEARTBEAT, JITTER, PER_MATCH, RETRY_MS
 from scorekeeper.web.store import db
 
 EVERY = 0.1  # seconds between the watcher's looks at data_version
-HEARTBEAT = 10.0  # seconds between a stream's events when nothing changes, on average
-# Each wait is drawn from HEARTBEAT × (1 ± JITTER): streams opened together (a room arriving, a
-# server restarted) would otherwise beat together, and 1,500 heartbeats of one worker written in
-# one burst held its taps up for half a second.
-JITTER = 0.25
-RETRY_MS = 2000  # how long the browser waits before it reconnects a dropped stream
-# Streams of one match at once: a table of six and their friends, a screen or two, and room to
-# spare. A tap is written to every stream of its match: without a bound, whoever has the link could
-# open a thousand and make each tap a thousand writes (TRUST.md I8); past it, a page polls.
-PER_MATCH = 32
 CHUNK = 500  # ids per query (SQLite allows 32,766 parameters; a short IN list plans well)
 
 

@@ -28,28 +28,15 @@ import waitress
 from flask import Flask
 
 from scorekeeper.web.present import qr
-
-# Threads that answer requests (taps, pages, polls, imports); a stream never takes one of them.
-THREADS = 16
-# Live-view streams held at once: 200 tables with three spectators each, and room to spare.
-# A thread blocked on its stream costs about 15 KB and no CPU (1,016 threads: 65 MB, 16: 50 MB).
-STREAMS = 1000
-# Connections open at once, idle ones included: several thousand phones, each a socket in
-# waitress's own thread. More than the open-file limit allows are never accepted (below).
-CONNECTIONS = 10_000
-FILES_SPARE = 100  # open files kept for the database, its journal, templates and logs
-# Connections one address may hold at once: a browser opens six to a server at most, and a phone
-# may follow a match or two besides. Past it a new one is closed at once: waitress's loop looks at
-# every socket each time round, and 5,200 idle connections from one address made a tap on a new
-# connection wait 2-4 s (TRUST.md I8). Behind a proxy every connection is the proxy's, and the
-# proxy holds its phones' idle ones: no bound then.
-PER_ADDRESS = 64
-# An idle connection (no byte either way) is closed after this long; a phone that taps
-# every few seconds keeps its own, one that waits longer connects again.
-IDLE_SECONDS = 30
-# The largest body the app reads (an import, imports.IMPORT_LIMIT, and its form). A longer one is
-# refused by waitress itself (413) as its headers arrive, before a byte of it is read.
-LARGEST_BODY = 2 * 1024 * 1024 + 64 * 1024
+from scorekeeper.web.settings import (
+    CONNECTIONS,
+    FILES_SPARE,
+    IDLE_SECONDS,
+    LARGEST_BODY,
+    PER_ADDRESS,
+    STREAMS,
+    THREADS,
+)
 
 # glibc serves a large block (an import's body, a long history page) with mmap and unmaps it when
 # it is freed, but then raises that threshold to the block's size: later blocks that large come

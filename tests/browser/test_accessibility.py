@@ -88,12 +88,12 @@ def test_every_page_passes_axe_in_light_and_dark_mode(page, server, axe_source, 
         }
     )
     pages = {rule.endpoint for rule in app.url_map.iter_rules() if "GET" in (rule.methods or ())}
-    not_pages = {"static", "assets.file", "assets.manifest", "assets.service_worker", "matches.export"}
+    not_pages = {"static", "site.file", "site.manifest", "site.service_worker", "history.export"}
     not_pages |= {
         "history.export_csv",
-        "matches.watch_board",
-        "matches.watch_stream",
-        "matches.claim",
+        "sharing.watch_board",
+        "sharing.watch_stream",
+        "sharing.claim",
     }  # files, fragments, a stream, a redirect
 
     file = loads((MATCHES / "four-players-in-progress.json").read_text())
@@ -115,15 +115,15 @@ def test_every_page_passes_axe_in_light_and_dark_mode(page, server, axe_source, 
         "matches.index": "/",
         "matches.new": "/new",
         "matches.show": f"/m/{match_id}",
-        "matches.handover": f"/m/{match_id}/handover",
-        "matches.watch": watch,
+        "sharing.handover": f"/m/{match_id}/handover",
+        "sharing.watch": watch,
         "history.match_page": f"/m/{match_id}/history",
         "history.at": f"/m/{match_id}/at/3",
         "history.import_file": "/import",
-        "history.players": "/players",
-        "history.player": "/players/1",
-        "history.hands": "/hands?hand0=As+Ks+Qs+Js+10s&hand1=Ah+Kh+Qh+Jh+10h&hand2=2c+2d+5h+7s+9c",
-        "assets.offline": "/offline",
+        "players.players": "/players",
+        "players.player": "/players/1",
+        "guide.hands": "/hands?hand0=As+Ks+Qs+Js+10s&hand1=Ah+Kh+Qh+Jh+10h&hand2=2c+2d+5h+7s+9c",
+        "site.offline": "/offline",
         "guide.rules": f"/rules?m={match_id}",
     }
     assert pages - not_pages == set(visits), "a new page: add it here so that axe checks it"

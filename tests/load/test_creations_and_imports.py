@@ -27,7 +27,7 @@ from simulate import random_events
 
 from scorekeeper.matchfile import MatchFile, dumps
 from scorekeeper.rules import Rules
-from scorekeeper.web.store.imports import IMPORT_LIMIT, MAX_EVENTS
+from scorekeeper.web.settings import IMPORT_LIMIT, MAX_EVENTS
 
 pytestmark = pytest.mark.slow
 

@@ -31,8 +31,8 @@ from simulate import random_events
 from scorekeeper.matchfile import MatchFile, dumps
 from scorekeeper.rules import Rules
 from scorekeeper.web import create_app
+from scorekeeper.web.settings import MAX_EVENTS
 from scorekeeper.web.store import writes
-from scorekeeper.web.store.imports import MAX_EVENTS
 
 pytestmark = pytest.mark.slow
 

@@ -20,7 +20,7 @@ import time
 from servertools import SECRET, Phone, free_port
 from webtools import MATCHES
 
-from scorekeeper.web.store.imports import MAX_EVENTS
+from scorekeeper.web.settings import MAX_EVENTS
 
 
 def refused_files() -> dict[str, str]:

@@ -16,9 +16,9 @@ from webtools import MATCHES
 from scorekeeper import matchfile
 from scorekeeper.web import create_app
 from scorekeeper.web.cache import cache
+from scorekeeper.web.settings import IMPORT_LIMIT, MAX_EVENTS
 from scorekeeper.web.store import db as database
 from scorekeeper.web.store import eventlog, writes
-from scorekeeper.web.store.imports import IMPORT_LIMIT, MAX_EVENTS
 
 
 def write_lock_is_free(path: str) -> bool:

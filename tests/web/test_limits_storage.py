@@ -10,7 +10,7 @@ import pytest
 from limits.storage import MemoryStorage
 
 from scorekeeper.web import create_app
-from scorekeeper.web.limits import LockedMemoryStorage, limiter
+from scorekeeper.web.security import LockedMemoryStorage, limiter
 
 THREADS, COUNTS = 8, 40
 

@@ -21,7 +21,8 @@ from webtools import Keeper, form_for, soup
 
 from scorekeeper.events import Dealer
 from scorekeeper.rules import Rules
-from scorekeeper.web import ConfigError, _secret_key, create_app
+from scorekeeper.web import create_app
+from scorekeeper.web.settings import ConfigError, _secret_key
 from scorekeeper.web.store import db as database
 from scorekeeper.web.store import faults, migrations, writes
 from scorekeeper.web.store.faults import Fault, fault_of

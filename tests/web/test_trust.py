@@ -11,8 +11,9 @@ import pytest
 import sqlite_utils
 from trusttools import Browser, db_bytes, fingerprint, get_rules, mutating_rules, strict_app, url
 
-from scorekeeper.web import check_secret_key, create_app, roles
+from scorekeeper.web import create_app, roles
 from scorekeeper.web.forms import CREATION_KEY
+from scorekeeper.web.settings import check_secret_key
 from scorekeeper.web.store import db as database
 from scorekeeper.web.store import eventlog
 
@@ -28,10 +29,10 @@ MATCH_SCOPED = {
 OPEN_TO_ALL = {  # anyone may start or import a match of their own; people's names are shared by all
     "matches.new",
     "history.import_file",
-    "history.rename",
-    "history.merge",
-    "history.undo_change",  # TRUST.md P1: any rename or merge, undone by anyone (no accounts)
-    "i18n.switch",  # this phone's language: a cookie, nothing stored
+    "players.rename",
+    "players.merge",
+    "players.undo_change",  # TRUST.md P1: any rename or merge, undone by anyone (no accounts)
+    "site.switch",  # this phone's language: a cookie, nothing stored
 }
 CREATING = {
     "matches.new",
@@ -156,11 +157,11 @@ def test_every_page_carries_the_security_headers(browser, app):
         watch = roles.watch_token(match_id)
     for endpoint, rule in get_rules(browser.app).items():
         path = url(rule, match_id, person_id=1, step=1)
-        if endpoint in ("matches.watch", "matches.watch_board", "matches.watch_stream"):
+        if endpoint in ("sharing.watch", "sharing.watch_board", "sharing.watch_stream"):
             path += f"?t={watch}"
-        if endpoint == "matches.claim":
+        if endpoint == "sharing.claim":
             continue  # a redirect, checked above
-        if endpoint == "assets.file":  # static files under fingerprinted names: cached for a year
+        if endpoint == "site.file":  # static files under fingerprinted names: cached for a year
             names = browser.app.extensions["assets"]["names"]
             for name in names.values():
                 response = browser.get(f"/a/{name}")
@@ -181,7 +182,7 @@ def test_every_page_carries_the_security_headers(browser, app):
         assert headers["Referrer-Policy"] == "same-origin"
         assert headers["X-Robots-Tag"] == "noindex"
         # the service worker is revalidated on every check; nothing else is kept
-        assert headers["Cache-Control"] == ("no-cache" if endpoint == "assets.service_worker" else "no-store")
+        assert headers["Cache-Control"] == ("no-cache" if endpoint == "site.service_worker" else "no-store")
         if app.config["PROFILE"] == "tls":
             max_age = int(re.search(r"max-age=(\d+)", headers["Strict-Transport-Security"]).group(1))
             assert max_age >= 31536000
@@ -463,7 +464,7 @@ def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browse
 
 
 def test_every_rate_limited_route_is_one_the_limiter_checks(app):
-    from scorekeeper.web.limits import CREATE_ROUTES, LIMITED_ROUTES, SECRET_ROUTES
+    from scorekeeper.web.security import CREATE_ROUTES, LIMITED_ROUTES, SECRET_ROUTES
 
     limited = {
         endpoint

@@ -133,7 +133,7 @@ PROBED = {  # the route (its endpoint) -> the number fields it reads
         "points.pair",
         "points.royal_flush",
     ),
-    "history.merge": ("other",),
+    "players.merge": ("other",),
     "history.import_file": ("text",),
 }
 IMPORTED = ("target", "points.pair", "chicago_min", "adjust.points", "exchange.count")

@@ -21,8 +21,9 @@ from scorekeeper.matchfile import MatchFile, load
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.summary import tally
-from scorekeeper.web import ConfigError, create_app
+from scorekeeper.web import create_app
 from scorekeeper.web.cache import Cache, cache
+from scorekeeper.web.settings import ConfigError
 from scorekeeper.web.store import db as database
 from scorekeeper.web.store import eventlog, migrations, writes
 

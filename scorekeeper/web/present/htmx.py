@@ -1,4 +1,4 @@
-"""Everything htmx-specific: which requests want a fragment, and how to answer them.
+"""Everything htmx-specific: which requests want a fragment, and how to answer them (and the 204).
 
 Every ``HX-`` header is read here (through htmx-flask's ``request.htmx``),
 so changing the htmx version is a one-file change.
@@ -36,3 +36,9 @@ def redirect_page(html: str, location: str) -> Response:
     response.headers["HX-Redirect"] = location
     response.vary.add("HX-Request")
     return response
+
+
+def no_content() -> Response:
+    """A 204 whose empty body is counted (a length of 0): without one, Flask-Compress compressed
+    the nothing and sent ``Content-Encoding`` on a 204."""
+    return Response(b"", status=204)

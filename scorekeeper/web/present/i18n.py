@@ -12,17 +12,15 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from babel.lists import format_list
 from babel.support import NullTranslations
-from flask import Blueprint, Flask, current_app, g, redirect, request, url_for
+from flask import Flask, g, request
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_translations
 from flask_babel import get_locale as babel_locale
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
-from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.cards import Card, Suit
 from scorekeeper.hands import Category
@@ -42,8 +40,6 @@ LANGUAGES = {
 }
 COOKIE = "lang"
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
-
-bp = Blueprint("i18n", __name__)
 
 
 # Flask-Babel finds the request's catalogue and locale again on every call, through half a
@@ -162,35 +158,6 @@ def init_app(app: Flask) -> None:
         hand=hand_name, card_name=card_name, point_source=point_source, say=say, listed=names
     )
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks read as one line
-    app.register_blueprint(bp)
-
-
-def _back(target: str) -> str:
-    """The page the switch was made on: the Referer when it is this site's (it keeps a live view's
-    secret out of the page), else the posted path. Never another site."""
-    referer = urlsplit(request.referrer or "")
-    if referer.netloc == request.host and referer.path.startswith("/"):
-        return referer.path + (f"?{referer.query}" if referer.query else "")
-    if urlsplit(target).netloc or not target.startswith("/") or target.startswith("//"):
-        return url_for("matches.index")
-    return target
-
-
-@bp.post("/language")
-def switch() -> BaseResponse:
-    """Switch the language of this phone (a plain form post, so it works without JavaScript)."""
-    chosen = request.form.get("lang", "")
-    response = redirect(_back(request.form.get("next", "/")), 303)
-    if chosen in LANGUAGES:
-        response.set_cookie(
-            COOKIE,
-            chosen,
-            max_age=60 * 60 * 24 * 365,
-            samesite="Lax",
-            httponly=True,
-            secure=current_app.config["SESSION_COOKIE_SECURE"],  # every cookie is Secure under tls (S13)
-        )
-    return response
 
 
 def hand_name(category: Category) -> str:

@@ -1,4 +1,4 @@
-"""The matches blueprint: start a match, score it at the table, hand it over, watch it, export it.
+"""The matches blueprint: the list of matches, a new match, and the table where it is scored.
 
 Every route that records does four things in order: parse the form into
 events, let the engine decide on them against the whole match and store them
@@ -31,23 +31,17 @@ from scorekeeper.web.forms import (
     typed_back,
     whole_number,
 )
-from scorekeeper.web.headers import no_content
-from scorekeeper.web.limits import creations, limiter, wrong_secret
 from scorekeeper.web.newmatch import new_match_form, read_new_match
-from scorekeeper.web.present import qr
 from scorekeeper.web.present.chart import chart
-from scorekeeper.web.present.htmx import HTMX_SCRIPT, render, wants_partial
+from scorekeeper.web.present.htmx import no_content, render, wants_partial
 from scorekeeper.web.present.i18n import error_text, refusal_text, say
 from scorekeeper.web.present.i18n import gettext as _
-from scorekeeper.web.present.reach import share_reach
 from scorekeeper.web.present.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
 from scorekeeper.web.roles import keeper_required
+from scorekeeper.web.security import creations
 from scorekeeper.web.store import eventlog, stats, writes
 from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
-from scorekeeper.web.store.imports import export_text
 from scorekeeper.words import N_, said
-
-__all__ = ["HTMX_SCRIPT", "bp"]
 
 bp = Blueprint("matches", __name__)
 
@@ -240,44 +234,3 @@ def _redo_events(match: StoredMatch) -> tuple[Event, ...]:
 def redo(match_id: str) -> BaseResponse:
     """Record again the tap the latest undo took back, as a new tap (an undo never undoes an undo)."""
     return _record(match_id, _redo_events)
-
-
-@bp.get("/m/<match_id>/handover")
-@keeper_required(404)
-def handover(match_id: str) -> str:
-    """The scorekeeper's page of links: hand the role to another phone, or share the live view.
-
-    Each link is shown as text and as a QR code drawn into the page (``qr.svg``): the
-    hand-over secret appears in no other URL, so no log can keep it.
-    """
-    match = match_or_404(match_id)
-    reach = share_reach()  # opened on the server's own machine, the links name its address on the network
-    claim = reach.url("matches.claim", t=roles.handover_token(match.id))
-    watch = reach.url("matches.watch", t=roles.watch_token(match.id))
-    return render_template(
-        "matches/handover.html", match=match, claim_url=claim, watch_url=watch, qr=qr.svg, reach=reach
-    )
-
-
-@bp.get("/claim")
-@limiter.limit("30/minute", deduct_when=wrong_secret)
-def claim() -> BaseResponse:
-    """A hand-over link: this browser becomes a scorekeeper, then a URL without the secret."""
-    token = request.args.get("t", "")
-    match_id = roles.match_by_handover(token) if token else None
-    if match_id is None:
-        abort(404)
-    roles.grant(match_id)
-    return redirect(url_for("matches.show", match_id=match_id), 303)
-
-
-@bp.get("/m/<match_id>/export")
-def export(match_id: str) -> Response:
-    """Download the match as a ``chicago-match/1`` file."""
-    match = match_or_404(match_id)
-    from scorekeeper import __version__
-
-    text = export_text(match, app_version=__version__)
-    response = Response(text, mimetype="application/json")
-    response.headers["Content-Disposition"] = f'attachment; filename="chicago-{match.id}.json"'
-    return response

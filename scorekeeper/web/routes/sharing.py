@@ -1,4 +1,6 @@
-"""The live view's routes (on the matches blueprint): the page, its board, and its stream of versions.
+"""The sharing blueprint: the hand-over of the scorekeeper's role, and the live view.
+
+The live view is the page, its board, and its stream of versions.
 
 Read-only, for the others at the table, behind the live-view secret. The
 stream pushes the board to the page when it changes (``live.py``); a page
@@ -10,22 +12,55 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.web import live, roles
 from scorekeeper.web.cache import cache, text_size
-from scorekeeper.web.headers import no_content
-from scorekeeper.web.limits import limiter, wrong_secret
-from scorekeeper.web.present.htmx import redirect_page, render
+from scorekeeper.web.present import qr
+from scorekeeper.web.present.htmx import no_content, redirect_page, render
 from scorekeeper.web.present.i18n import get_locale
+from scorekeeper.web.present.reach import share_reach
 from scorekeeper.web.present.table import board_context
-from scorekeeper.web.routes.matches import bp
+from scorekeeper.web.roles import keeper_required
+from scorekeeper.web.security import limiter, wrong_secret
 from scorekeeper.web.store import eventlog
-from scorekeeper.web.store.eventlog import StoredMatch
+from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
+
+bp = Blueprint("sharing", __name__)
 
 # A board is kept per version and language; a stream a tap behind may still ask for the one
 # before the newest, none for older ones (it is sent the newest board).
 BOARDS_KEPT = 2
+
+
+@bp.get("/m/<match_id>/handover")
+@keeper_required(404)
+def handover(match_id: str) -> str:
+    """The scorekeeper's page of links: hand the role to another phone, or share the live view.
+
+    Each link is shown as text and as a QR code drawn into the page (``qr.svg``): the
+    hand-over secret appears in no other URL, so no log can keep it.
+    """
+    match = match_or_404(match_id)
+    reach = share_reach()  # opened on the server's own machine, the links name its address on the network
+    claim = reach.url("sharing.claim", t=roles.handover_token(match.id))
+    watch = reach.url("sharing.watch", t=roles.watch_token(match.id))
+    return render_template(
+        "matches/handover.html", match=match, claim_url=claim, watch_url=watch, qr=qr.svg, reach=reach
+    )
+
+
+@bp.get("/claim")
+@limiter.limit("30/minute", deduct_when=wrong_secret)
+def claim() -> BaseResponse:
+    """A hand-over link: this browser becomes a scorekeeper, then a URL without the secret."""
+    token = request.args.get("t", "")
+    match_id = roles.match_by_handover(token) if token else None
+    if match_id is None:
+        abort(404)
+    roles.grant(match_id)
+    return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
 def _watched(token: str) -> StoredMatch:
@@ -50,7 +85,7 @@ def _rematch_url(match_id: str) -> str | None:
     live-view link, which is the point (the others at the table follow it without scanning again).
     Never the rematch's scorekeeper or hand-over secret."""
     rematch = eventlog.rematch_of(match_id)
-    return None if rematch is None else url_for("matches.watch", t=roles.watch_token(rematch))
+    return None if rematch is None else url_for("sharing.watch", t=roles.watch_token(rematch))
 
 
 @bp.get("/watch/board")

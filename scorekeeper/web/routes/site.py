@@ -1,4 +1,7 @@
-"""Static files under fingerprinted names, cached by phones for a year; the installable app's files.
+"""The site's own files and its language.
+
+Static files under fingerprinted names, cached by phones for a year; the installable app's files;
+the language switch.
 
 Each file in ``static/`` is also served as ``/a/<name>.<hash>.<ext>``, the hash
 taken from its content when the app starts (no build step, so a checkout and an
@@ -12,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -19,14 +23,18 @@ from flask import (
     Response,
     abort,
     current_app,
+    redirect,
     render_template,
+    request,
     send_from_directory,
     url_for,
 )
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.web.present.htmx import HTMX_SCRIPT
+from scorekeeper.web.present.i18n import COOKIE, LANGUAGES
 
-bp = Blueprint("assets", __name__)
+bp = Blueprint("site", __name__)
 
 YEAR = 60 * 60 * 24 * 365
 
@@ -46,18 +54,17 @@ def init_app(app: Flask, static: Path) -> None:
     names = fingerprints(static)
     app.extensions["assets"] = {"names": names, "files": {v: k for k, v in names.items()}}
     app.jinja_env.globals["asset"] = asset
-    app.register_blueprint(bp)
 
 
 def asset(name: str) -> str:
     """The fingerprinted URL of a static file (for templates)."""
-    return url_for("assets.file", name=current_app.extensions["assets"]["names"][name])
+    return url_for("site.file", name=current_app.extensions["assets"]["names"][name])
 
 
 def shell() -> list[str]:
     """What the service worker keeps for the app to open without the network."""
     wanted = ("app.css", "app.js", HTMX_SCRIPT, "icons/icon-192.png", "icons/favicon-48.png")
-    return [asset(n) for n in wanted] + [url_for("assets.offline")]
+    return [asset(n) for n in wanted] + [url_for("site.offline")]
 
 
 @bp.get("/a/<path:name>")
@@ -111,3 +118,31 @@ def service_worker() -> Response:
 def offline() -> str:
     """The page the service worker shows when the server cannot be reached."""
     return render_template("offline.html")
+
+
+def _back(target: str) -> str:
+    """The page the switch was made on: the Referer when it is this site's (it keeps a live view's
+    secret out of the page), else the posted path. Never another site."""
+    referer = urlsplit(request.referrer or "")
+    if referer.netloc == request.host and referer.path.startswith("/"):
+        return referer.path + (f"?{referer.query}" if referer.query else "")
+    if urlsplit(target).netloc or not target.startswith("/") or target.startswith("//"):
+        return url_for("matches.index")
+    return target
+
+
+@bp.post("/language")
+def switch() -> BaseResponse:
+    """Switch the language of this phone (a plain form post, so it works without JavaScript)."""
+    chosen = request.form.get("lang", "")
+    response = redirect(_back(request.form.get("next", "/")), 303)
+    if chosen in LANGUAGES:
+        response.set_cookie(
+            COOKIE,
+            chosen,
+            max_age=60 * 60 * 24 * 365,
+            samesite="Lax",
+            httponly=True,
+            secure=current_app.config["SESSION_COOKIE_SECURE"],  # every cookie is Secure under tls (S13)
+        )
+    return response

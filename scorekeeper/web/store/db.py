@@ -22,12 +22,9 @@ from typing import Any
 from flask import Flask, abort, current_app, g, request
 from sqlite_utils import Database
 
+from scorekeeper.web.settings import BUSY_TIMEOUT_MS, KEPT, START_PATIENCE
 from scorekeeper.web.store import contents, figures, migrations
 from scorekeeper.web.store.faults import fault_of
-
-BUSY_TIMEOUT_MS = 5000
-# How long start-up waits for a database another process holds locked (it retries meanwhile).
-START_PATIENCE = 60
 
 
 class CannotStart(RuntimeError):
@@ -50,11 +47,6 @@ def connect(path: str, must_exist: bool = False) -> Database:
 
 
 EXTENSION = "scorekeeper.db"
-# Connections kept open between requests: one for each request the server answers at once,
-# and a few more. A connection is lent to one request at a time; what was opened beyond these
-# is closed when its request ends. (One per thread, as before, kept a connection and its page
-# cache of 2 MB for each of the server's thousand threads: 390 MB after 100 imports were viewed.)
-KEPT = 32
 
 
 class Connections:

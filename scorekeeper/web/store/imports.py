@@ -17,19 +17,12 @@ from typing import Any
 from flask import current_app
 
 from scorekeeper.matchfile import FormatError, MatchFile, dumps, load, not_json
+from scorekeeper.web.settings import MAX_EVENTS
 from scorekeeper.web.store import writes
 from scorekeeper.web.store.db import get_db
 from scorekeeper.web.store.eventlog import StoredMatch
 from scorekeeper.words import N_, said
 
-# The caps of one import, from the longest matches there are. Random legal play to 52
-# (tests/simulate.py, 300 matches of 2 to 4 players) takes 100 to 150 events, at most about
-# 450; undos and a long tie-break chain add dozens. 5,000 events is ten times the longest,
-# yet bounds what one anonymous post costs the worker (a replay of 1,000 events takes about
-# 10 ms, bench/replay.py). A file's event takes about 60 bytes, up to a few hundred with a
-# long adjust reason: 2 MiB holds 5,000 such events, and bounds the parse.
-MAX_EVENTS = 5_000
-IMPORT_LIMIT = 2 * 1024 * 1024
 TOO_MANY = N_(
     "A match file may hold at most {limit} events (a long match has a few hundred); this one has {count}."
 )
