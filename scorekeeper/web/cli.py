@@ -23,9 +23,9 @@ from scorekeeper.rules import Bounds
 from scorekeeper.web import create_app
 from scorekeeper.web.settings import ConfigError
 from scorekeeper.web.store import eventlog
+from scorekeeper.web.store.creations import AlreadyStored
 from scorekeeper.web.store.db import CannotStart
 from scorekeeper.web.store.imports import export_text, import_match
-from scorekeeper.web.store.writes import AlreadyStored
 
 
 def _app(db: str | None) -> Flask:
@@ -72,7 +72,7 @@ def import_file(path: str, db: str | None) -> int:
         return 2
     with _app(db).app_context():
         try:
-            match_id, _ = import_match(text)
+            match_id = import_match(text)
         except FormatError as error:
             print(f"not a chicago-match/1 document: {error}", file=sys.stderr)
             return 2

@@ -40,9 +40,9 @@ from flask import Flask, current_app
 
 from scorekeeper.web.settings import HEARTBEAT, JITTER, PER_MATCH, RETRY_MS
 from scorekeeper.web.store import db
+from scorekeeper.web.store.changes import data_version, newest_event, versions_of, written
 
 EVERY = 0.1  # seconds between the watcher's looks at data_version
-CHUNK = 500  # ids per query (SQLite allows 32,766 parameters; a short IN list plans well)
 
 
 class Versions:
@@ -107,17 +107,17 @@ class Versions:
                     recheck, self._recheck = self._recheck, False
                 try:
                     conn = conn or db.connect(self.database).conn
-                    seen = conn.execute("PRAGMA data_version").fetchone()[0]
+                    seen = data_version(conn)
                     if seen != last or recheck:
                         last = seen
                         with self._lock:
                             watched = set(self._watched)
-                        top = _newest_event(conn)  # read first: what commits after it is seen next time
+                        top = newest_event(conn)  # read first: what commits after it is seen next time
                         if recheck or mark is None:
-                            self._wake(_versions(conn, list(watched)))
+                            self._wake(versions_of(conn, list(watched)))
                         else:
                             self._wake(
-                                _versions(conn, [m for m in _written(conn, mark, top) if m in watched])
+                                versions_of(conn, [m for m in written(conn, mark, top) if m in watched])
                             )
                         mark = top
                 except sqlite3.Error as error:  # a storage fault: streams wait, the pages still poll
@@ -137,28 +137,6 @@ class Versions:
                     self._versions[match_id] = version
                     self._changed.pop(match_id).set()
                     self._changed[match_id] = threading.Event()
-
-
-# Events are only ever added, and one writer at a time adds them (``db.immediate``), so their
-# rowids grow in the order they were committed: the matches written since the last look are
-# those of the events past the rowid seen then, a few rows however many matches are watched.
-def _newest_event(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM events").fetchone()[0])
-
-
-def _written(conn: sqlite3.Connection, after: int, upto: int) -> list[str]:
-    """The matches that events ``after`` < rowid <= ``upto`` were written to."""
-    found = conn.execute("SELECT DISTINCT match_id FROM events WHERE rowid > ? AND rowid <= ?", [after, upto])
-    return [row[0] for row in found]
-
-
-def _versions(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for at in range(0, len(ids), CHUNK):
-        part = ids[at : at + CHUNK]
-        marks = ",".join("?" * len(part))
-        found.update(conn.execute(f"SELECT id, version FROM matches WHERE id IN ({marks})", part).fetchall())
-    return found
 
 
 class Stream:

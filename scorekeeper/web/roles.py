@@ -43,8 +43,9 @@ from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, has_request_context, request, session
 
-from scorekeeper.web.store.db import connect, get_db, immediate, now
+from scorekeeper.web.store.db import now
 from scorekeeper.web.store.faults import fault_of
+from scorekeeper.web.store.roles import add_roles, device_hashes, keeper_hash, match_by_hash, newest_watched
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -58,18 +59,6 @@ def new_secret() -> str:
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def creator_secret(key: str) -> str:
-    """The scorekeeper's secret of a match made by a form with this one-time key (TRUST.md W8).
-
-    A repeat of the form (a double tap, a retry after a lost answer) carries the same
-    key and so gets the same secret: the poster becomes or stays the scorekeeper
-    although the database keeps only the secret's hash. Unguessable without the
-    instance's secret key, and 256 bits long like ``new_secret()``.
-    """
-    mac = hmac.new(current_app.config["SECRET_KEY"].encode(), b"keeper:" + key.encode(), hashlib.sha256)
-    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
 
 
 def watch_token(match_id: str, key: str | bytes | None = None) -> str:
@@ -88,13 +77,7 @@ def made_with_key(path: str, key: str | bytes) -> bool:
     start-up check (``db.init_app``), which already refuses writes.
     """
     try:
-        db = connect(path)
-        try:
-            found = db.execute(
-                "SELECT id, watch_hash FROM matches WHERE watch_hash IS NOT NULL ORDER BY rowid DESC LIMIT 1"
-            ).fetchone()
-        finally:
-            db.close()
+        found = newest_watched(path)
     except sqlite3.Error:
         return True
     return found is None or hmac.compare_digest(digest(watch_token(found[0], key)), found[1])
@@ -130,12 +113,7 @@ def handover_token(match_id: str) -> str:
 
 def _store_roles(device: str, match_ids: Iterable[str]) -> None:
     rows = [(m, digest(device), now(), digest(_handover_token(device, m))) for m in match_ids]
-    db = get_db()
-    with immediate(db):
-        db.conn.executemany(
-            "INSERT OR IGNORE INTO roles (match_id, device_hash, since, handover_hash) VALUES (?, ?, ?, ?)",
-            rows,
-        )
+    add_roles(rows)
     if has_request_context():
         request.environ.pop(KEEPER_OF, None)  # a role asked about again is read again
 
@@ -150,16 +128,7 @@ def grant(match_id: str) -> None:
 
 def match_by_handover(token: str) -> str | None:
     """The match a hand-over link claims: a phone's own link, or a match's secret of old; or None."""
-    found = (
-        get_db()
-        .execute(
-            "SELECT match_id FROM roles WHERE handover_hash = :hash"
-            " UNION ALL SELECT id FROM matches WHERE keeper_hash = :hash LIMIT 1",
-            {"hash": digest(token)},
-        )
-        .fetchone()
-    )
-    return None if found is None else str(found[0])
+    return match_by_hash(digest(token))
 
 
 # A request's answers of is_keeper, by (device, match), kept in its WSGI environ: the request's own
@@ -176,16 +145,16 @@ def is_keeper(match_id: str) -> bool:
     known: dict[tuple[str, str], bool] = request.environ.setdefault(KEEPER_OF, {})
     if (device, match_id) not in known:
         mine = digest(device)
-        held = get_db().execute("SELECT device_hash FROM roles WHERE match_id = ?", [match_id]).fetchall()
-        known[(device, match_id)] = any(hmac.compare_digest(mine, device_hash) for (device_hash,) in held)
+        held = device_hashes(match_id)
+        known[(device, match_id)] = any(hmac.compare_digest(mine, device_hash) for device_hash in held)
     return known[(device, match_id)]
 
 
 def _fits_its_match(match_id: Any, token: Any) -> bool:
     if not isinstance(match_id, str) or not isinstance(token, str):
         return False
-    found = get_db().execute("SELECT keeper_hash FROM matches WHERE id = ?", [match_id]).fetchone()
-    return found is not None and bool(found[0]) and hmac.compare_digest(digest(token), found[0])
+    found = keeper_hash(match_id)
+    return found is not None and hmac.compare_digest(digest(token), found)
 
 
 def _move_old_roles() -> None:

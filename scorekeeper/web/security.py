@@ -144,7 +144,7 @@ def import_rate() -> str:
 
 
 # One allowance per address for every route that makes a match (the import has its own).
-creations = limiter.shared_limit(create_rate, scope="creations", methods=["POST"], deduct_when=created)
+creation_limit = limiter.shared_limit(create_rate, scope="creations", methods=["POST"], deduct_when=created)
 
 
 def init_app(app: Flask) -> None:

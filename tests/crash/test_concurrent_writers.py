@@ -22,7 +22,7 @@ def _writer(db: str, seed: int, out) -> None:
 
     from scorekeeper.rules import Rules
     from scorekeeper.web import create_app
-    from scorekeeper.web.store import writes
+    from scorekeeper.web.store import creations, writes
 
     app = create_app(
         {"DATABASE": db, "SECRET_KEY": "r3-test-secret-key-0123456789abcdef", "WTF_CSRF_ENABLED": False}
@@ -30,7 +30,7 @@ def _writer(db: str, seed: int, out) -> None:
     events, _ = random_events(("Anna", "Bo"), Rules(target=2000), random.Random(seed).choice, 300, undo=False)
     locked = 0
     with app.test_request_context():
-        match_id, _ = writes.create_match(("Anna", "Bo"), Rules(target=2000))
+        match_id = creations.create_match(("Anna", "Bo"), Rules(target=2000))
         for version, event in enumerate(events):  # each append reads the match, then writes
             try:
                 writes.append_events(match_id, version, (event,))

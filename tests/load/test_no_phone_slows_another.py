@@ -32,7 +32,7 @@ from scorekeeper.matchfile import MatchFile, dumps
 from scorekeeper.rules import Rules
 from scorekeeper.web import create_app
 from scorekeeper.web.settings import MAX_EVENTS
-from scorekeeper.web.store import writes
+from scorekeeper.web.store import creations
 
 pytestmark = pytest.mark.slow
 
@@ -328,7 +328,7 @@ def _store_people(db: Path) -> None:
     app = create_app({"TESTING": True, "DATABASE": str(db), "SECRET_KEY": SECRET})
     with app.test_request_context():
         for n in range(0, PEOPLE, 3):
-            writes.create_match((f"P{n}", f"P{n + 1}", f"P{n + 2}"), Rules())
+            creations.create_match((f"P{n}", f"P{n + 1}", f"P{n + 2}"), Rules())
 
 
 def _raise_file_limit() -> None:

@@ -17,8 +17,8 @@ from scorekeeper import matchfile
 from scorekeeper.web import create_app
 from scorekeeper.web.cache import cache
 from scorekeeper.web.settings import IMPORT_LIMIT, MAX_EVENTS
+from scorekeeper.web.store import creations, eventlog, writes
 from scorekeeper.web.store import db as database
-from scorekeeper.web.store import eventlog, writes
 
 
 def write_lock_is_free(path: str) -> bool:
@@ -44,7 +44,7 @@ def test_an_import_is_replayed_before_the_write_lock_is_taken(app, client, monke
         seen.append((len(events), in_transaction, write_lock_is_free(app.config["DATABASE"])))
         return real(players, rules, events)
 
-    monkeypatch.setattr(writes, "replay", watched)
+    monkeypatch.setattr(creations, "replay", watched)
     response = client.post("/import", data={"text": (MATCHES / "tie-break-to-ten.json").read_text()})
     assert response.status_code == 303
     ((count, in_transaction, lock_free),) = seen
@@ -201,7 +201,7 @@ def test_a_worker_reads_and_replays_one_import_at_a_time(app, monkeypatch):
         replaying.pop()
         return real(players, rules, events)
 
-    monkeypatch.setattr(writes, "replay", slow)
+    monkeypatch.setattr(creations, "replay", slow)
     text = (MATCHES / "tie-break-to-ten.json").read_text()
     statuses = []
 

@@ -7,7 +7,7 @@ import pytest
 from webtools import soup
 
 from scorekeeper.rules import Rules
-from scorekeeper.web.store import stats, writes
+from scorekeeper.web.store import creations, stats
 
 PEOPLE, MATCHES = 2_000, 500
 SMALL = 64 * 1024  # bytes: a phone on the table's wifi loads it at once (before: 105 KB and 185 KB)
@@ -20,7 +20,7 @@ def crowded(app):
     with app.app_context():
         for n in range(MATCHES):
             players = tuple(f"Player {n * 4 + seat:04d}" for seat in range(4))
-            made.append(writes.create_match(players, Rules())[0])
+            made.append(creations.create_match(players, Rules()))
     return made
 
 

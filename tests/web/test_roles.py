@@ -11,12 +11,13 @@ import re
 from http.cookies import SimpleCookie
 
 import pytest
+from webtools import old_secret
 
 from scorekeeper.events import Dealer
 from scorekeeper.rules import Rules
 from scorekeeper.web import roles
+from scorekeeper.web.store import creations
 from scorekeeper.web.store import db as database
-from scorekeeper.web.store import writes
 
 PASS = {"version": "1", "type": "pass", "player": "Bo"}  # legal once Anna has been made the dealer
 NEW = {"name": ["Anna", "Bo"], "dealer": "0", "start": "1"}
@@ -91,7 +92,7 @@ def test_a_live_match_keeps_its_role_when_the_phone_starts_20_more_whose_ids_sor
     """The old cookie kept "the newest 20" but Flask sorts the session's keys: it kept the 20 ids
     that sort last, and the match being scored (its id sorting first) lost its role."""
     ids = [f"{letter}{'0' * 21}" for letter in "abcdefghijklmnopqrstu"]
-    monkeypatch.setattr(writes, "secrets", DescendingIds(ids))
+    monkeypatch.setattr(creations, "secrets", DescendingIds(ids))
     live = new_match(client)
     later = [new_match(client) for _ in range(20)]
     assert live == ids[0] and live < min(later)
@@ -116,7 +117,8 @@ def test_a_phone_that_lost_its_cookie_gets_the_role_back_only_by_a_hand_over_lin
 
 def test_a_hand_over_link_from_before_roles_moved_to_the_server_still_claims_its_match(app, client):
     with app.test_request_context():
-        match_id, secret = writes.create_match(("Anna", "Bo"), Rules(), (Dealer("Anna"),))
+        match_id = creations.create_match(("Anna", "Bo"), Rules(), (Dealer("Anna"),))
+    secret = old_secret(app, match_id)
     assert client.get(f"/claim?t={secret}").status_code == 303
     assert client.post(f"/m/{match_id}/record", data=PASS).status_code == 303
 
@@ -129,9 +131,10 @@ def roles_of(app, match_id: str) -> list[str]:
 
 def test_an_old_cookies_roles_move_to_the_device_once_and_the_old_entry_goes(app, client):
     with app.test_request_context():
-        (one, first), (two, second), (three, _) = (
-            writes.create_match(("Anna", "Bo"), Rules(), (Dealer("Anna"),)) for _ in range(3)
+        one, two, three = (
+            creations.create_match(("Anna", "Bo"), Rules(), (Dealer("Anna"),)) for _ in range(3)
         )
+    first, second = old_secret(app, one), old_secret(app, two)
     with client.session_transaction() as session:  # as the old code left it: match id -> secret
         session["keeper"] = {one: first, two: second, three: "not-its-secret", "x": 1}
         session.permanent = True

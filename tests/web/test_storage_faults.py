@@ -17,14 +17,14 @@ import pytest
 from disktools import fill, read_only, small_disk
 from servertools import free_port
 from simulate import random_events
-from webtools import Keeper, form_for, soup
+from webtools import Keeper, form_for, old_secret, soup
 
 from scorekeeper.events import Dealer
 from scorekeeper.rules import Rules
 from scorekeeper.web import create_app
 from scorekeeper.web.settings import ConfigError, _secret_key
+from scorekeeper.web.store import creations, faults, migrations
 from scorekeeper.web.store import db as database
-from scorekeeper.web.store import faults, migrations, writes
 from scorekeeper.web.store.faults import Fault, fault_of
 
 SECRET = "storage-faults-secret-key-0123456789abcdef"
@@ -263,7 +263,8 @@ def test_an_old_cookies_roles_wait_while_the_file_is_read_only_and_the_page_is_s
     app = make_app(tmp_path / "scores.sqlite")
     client = app.test_client()
     with app.test_request_context():
-        match_id, secret = writes.create_match(("Anna", "Bo"), Rules(), (Dealer("Anna"),))
+        match_id = creations.create_match(("Anna", "Bo"), Rules(), (Dealer("Anna"),))
+    secret = old_secret(app, match_id)
     with client.session_transaction() as session:  # as the old code left it: match id -> secret
         session["keeper"] = {match_id: secret}
     database.close_idle(app)  # a connection opened before would still write its WAL

@@ -24,8 +24,8 @@ from scorekeeper.summary import tally
 from scorekeeper.web import create_app
 from scorekeeper.web.cache import Cache, cache
 from scorekeeper.web.settings import ConfigError
+from scorekeeper.web.store import creations, eventlog, migrations, writes
 from scorekeeper.web.store import db as database
-from scorekeeper.web.store import eventlog, migrations, writes
 
 SHOWDOWN = (Pass("Bo"), Declare("Cia", Category.FLUSH), Pass("Anna"))
 
@@ -100,7 +100,7 @@ def test_a_step_retried_with_its_key_records_once_and_answers_with_the_first_seq
 
 def test_a_new_match_with_its_dealer_is_one_write(app, client):
     with app.test_request_context():
-        match_id, _ = writes.create_match(("Anna", "Bo"), load(recorded("two-players-to-royal-flush")).rules)
+        match_id = creations.create_match(("Anna", "Bo"), load(recorded("two-players-to-royal-flush")).rules)
         assert eventlog.load_match(match_id).version == 0
     response = client.post("/new", data={"name": ["Anna", "Bo"], "dealer": "1", "start": "1"})
     new_id = response.headers["Location"].rsplit("/", 1)[1]
@@ -222,7 +222,7 @@ def test_a_kept_match_and_state_cost_no_more_than_their_estimate(app, keeper, le
         events, _ = random_events(players, Rules(target=1000), random.Random(1).choice, length)
         file = MatchFile(players, Rules(target=1000), tuple(events))
     with app.test_request_context():
-        match_id, _ = writes.create_match(file.players, file.rules)
+        match_id = creations.create_match(file.players, file.rules)
         writes.append_events(match_id, 0, file.events)
         cache().clear()
         gc.collect()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 
 from bs4 import BeautifulSoup
 
 from scorekeeper.matchfile import write_event
+from scorekeeper.web import roles
 from scorekeeper.web.store import db as database
 from scorekeeper.web.store import eventlog
 
@@ -97,3 +99,14 @@ MATCHES = Path(__file__).parents[1] / "matches"
 
 def recorded(name: str) -> dict:
     return json.loads((MATCHES / f"{name}.json").read_text())
+
+
+def old_secret(app, match_id: str) -> str:
+    """Give a match a secret of its own, as every match had before roles moved to the server (its
+    hash in ``matches.keeper_hash``; the old cookies and hand-over links carried the secret)."""
+    secret = secrets.token_urlsafe(32)
+    with app.app_context():
+        db = database.get_db()
+        with db.conn:
+            db.execute("UPDATE matches SET keeper_hash = ? WHERE id = ?", [roles.digest(secret), match_id])
+    return secret

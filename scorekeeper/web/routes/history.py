@@ -25,9 +25,9 @@ from scorekeeper.web.present.i18n import error_text, rules_summary
 from scorekeeper.web.present.i18n import gettext as _
 from scorekeeper.web.present.table import full_log, table_context
 from scorekeeper.web.roles import keeper_required
-from scorekeeper.web.security import creations, csrf, import_rate, limiter
+from scorekeeper.web.security import creation_limit, csrf, import_rate, limiter
 from scorekeeper.web.settings import IMPORT_LIMIT
-from scorekeeper.web.store import eventlog, writes
+from scorekeeper.web.store import creations, eventlog, writes
 from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
 from scorekeeper.web.store.imports import TooManyEvents, export_text, import_match, origin
 
@@ -76,7 +76,7 @@ def _forbidden(match_id: str) -> None:
 
 
 @bp.post("/m/<match_id>/rematch")
-@creations
+@creation_limit
 @keeper_required(_forbidden)  # the scorekeeper starts the rematch; the others follow the new live link
 def rematch(match_id: str) -> BaseResponse:
     """A new match with the same players, seats and house rules."""
@@ -87,7 +87,7 @@ def rematch(match_id: str) -> BaseResponse:
         abort(400)
     made = roles.digest(f"rematch:{match.id}")  # what the key makes: this match's rematch
     try:
-        new_id, keeper = writes.create_match(
+        new_id = creations.create_match(
             match.players, match.rules, key=key, fingerprint=made, rematch_of=match.id
         )
     except writes.KeyReused:
@@ -148,9 +148,9 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     except FormatError as error:
         return render_template("history/import.html", refusal=error_text(error)), 422
     try:
-        match_id, keeper = import_match(text, key)  # a repeat of this form: the match it made
+        match_id = import_match(text, key)  # a repeat of this form: the match it made
         roles.grant(match_id)
-    except writes.AlreadyStored as stored:  # counted once: a link to it, and no role in it
+    except creations.AlreadyStored as stored:  # counted once: a link to it, and no role in it
         return render_template("history/import.html", stored=stored.match_id)
     except TooManyEvents as error:
         return render_template("history/import.html", refusal=error_text(error)), 422

@@ -38,8 +38,8 @@ from scorekeeper.web.present.i18n import error_text, refusal_text, say
 from scorekeeper.web.present.i18n import gettext as _
 from scorekeeper.web.present.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
 from scorekeeper.web.roles import keeper_required
-from scorekeeper.web.security import creations
-from scorekeeper.web.store import eventlog, stats, writes
+from scorekeeper.web.security import creation_limit
+from scorekeeper.web.store import creations, eventlog, stats, writes
 from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
 from scorekeeper.words import N_, said
 
@@ -77,7 +77,7 @@ def link_number(name: str, bounds: Bounds, label: str) -> int:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-@creations
+@creation_limit
 def new() -> BaseResponse:
     """The new-match form; its buttons reorder seats, and its last one starts the match."""
     if request.method == "GET":
@@ -89,7 +89,7 @@ def new() -> BaseResponse:
         players, rules, dealer = read_new_match(request.form)
         key = creation_key(request.form)
         first = () if dealer is None else (Dealer(dealer),)
-        match_id, keeper = writes.create_match(players, rules, first, key)  # a repeat: the same match
+        match_id = creations.create_match(players, rules, first, key)  # a repeat: the same match
     except FormatError as error:
         return render("matches/new.html", "matches/new.html", status=422, refusal=error_text(error), **form)
     except writes.KeyReused:

@@ -1,6 +1,6 @@
 """Importing a ``chicago-match/1`` file: parsed, replayed by the engine, then stored through the write path.
 
-The replay runs before the write lock is taken (``writes.create_match``),
+The replay runs before the write lock is taken (``creations.create_match``),
 so a long file never holds up the scorekeepers' taps; a refused file stores
 nothing. An import is capped by what a real match can be, and the server reads
 one import at a time (TRUST.md I7).
@@ -18,7 +18,7 @@ from flask import current_app
 
 from scorekeeper.matchfile import FormatError, MatchFile, dumps, load, not_json
 from scorekeeper.web.settings import MAX_EVENTS
-from scorekeeper.web.store import writes
+from scorekeeper.web.store import creations
 from scorekeeper.web.store.db import get_db
 from scorekeeper.web.store.eventlog import StoredMatch
 from scorekeeper.words import N_, said
@@ -62,24 +62,26 @@ def _one_at_a_time() -> threading.Lock:
     return lock
 
 
-def import_match(text: str | bytes, key: str | None = None) -> tuple[str, str]:
-    """Store a match file as a new match; return its id and the scorekeeper's secret.
+def import_match(text: str | bytes, key: str | None = None) -> str:
+    """Store a match file as a new match; return its id.
 
     Raises ``FormatError`` for a file that is not a match file (``TooManyEvents`` for one
     longer than any real match), ``RuleBroken`` for one whose events break a rule, and
-    ``writes.AlreadyStored`` for a match stored already (nothing is stored again: it counts
+    ``creations.AlreadyStored`` for a match stored already (nothing is stored again: it counts
     once). A repeat of the same form (its ``key``, TRUST.md W8) answers with the match the
     first one stored, without reading the file again. The match keeps the file's times.
     """
     fingerprint = None if key is None else hashlib.sha256(_bytes(text)).hexdigest()
     with _one_at_a_time():
         # A repeat waits for the first post of the form, then finds what it stored.
-        found = None if key is None or fingerprint is None else writes.created(key, fingerprint)
+        found = None if key is None or fingerprint is None else creations.created(key, fingerprint)
         if found is not None:
             return found
         file = _file(text)
-        imported = writes.Imported(file.created_at, file.at)
-        return writes.create_match(file.players, file.rules, file.events, key, fingerprint, imported=imported)
+        imported = creations.Imported(file.created_at, file.at)
+        return creations.create_match(
+            file.players, file.rules, file.events, key, fingerprint, imported=imported
+        )
 
 
 def _bytes(text: str | bytes) -> bytes:
