@@ -125,12 +125,12 @@ def test_a_redo_from_a_stale_screen_or_after_another_tap_records_nothing(keeper)
 
 
 def test_redo_is_offered_for_a_few_seconds_only(keeper, monkeypatch):
-    from scorekeeper.web.present import table
+    from scorekeeper.web.present import feed
 
     keeper.new("Anna", "Bo", dealer="Anna")
     keeper.post("undo")
     assert keeper.page().select_one("button.redo")["data-redo-left"] in {str(n) for n in range(1, 9)}
-    monkeypatch.setattr(table, "REDO_SECONDS", 0)
+    monkeypatch.setattr(feed, "REDO_SECONDS", 0)
     assert keeper.page().select_one("form.redo") is None
 
 

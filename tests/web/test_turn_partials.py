@@ -15,7 +15,7 @@ MATCHES = TEMPLATES / "matches"
 
 # Each pattern is a rule decided again in a template; the message says which answer to ask for.
 FORBIDDEN = {
-    r"\bstage\b": "a branch on the stage: table.turn_partials picks the partials by the Stage enum",
+    r"\bstage\b": "a branch on the stage: turn.turn_partials picks the partials by the Stage enum",
     r"(?<![\w.%-])15(?![\w.])": "Chicago's minimum: it lives in Rules.chicago_min",
     r"can_call_chicago": "state.chicago_refusal: the option shows why not",
     r"no_exchange_at": "state.exchange_max: how many cards at most",
@@ -73,7 +73,7 @@ def test_the_turn_only_includes_the_partials_it_is_given():
     ids=["first dealer", "exchange then showdown", "showdown"],
 )
 def test_the_turn_shows_one_partial_per_open_stage(keeper, app, script, partials):
-    from scorekeeper.web.present.table import turn_partials
+    from scorekeeper.web.present.turn import turn_partials
     from scorekeeper.web.store import eventlog
 
     keeper.new("Anna", "Bo", dealer=None)

@@ -16,6 +16,8 @@ from scorekeeper.web.present.i18n import error_text, hand_name, say
 from scorekeeper.web.present.i18n import gettext as _
 from scorekeeper.web.store import eventlog
 
+# Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
+# library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
 bp = Blueprint("guide", __name__)
 
 HAND_SLOTS = 4

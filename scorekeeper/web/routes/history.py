@@ -21,16 +21,20 @@ from scorekeeper.web import roles
 from scorekeeper.web.errors import error_page
 from scorekeeper.web.forms import creation_key
 from scorekeeper.web.present.chart import chart
+from scorekeeper.web.present.feed import full_log
 from scorekeeper.web.present.i18n import error_text, rules_summary
 from scorekeeper.web.present.i18n import gettext as _
-from scorekeeper.web.present.table import full_log, table_context
+from scorekeeper.web.present.table import table_context
 from scorekeeper.web.roles import keeper_required
 from scorekeeper.web.security import creation_limit, csrf, import_rate, limiter
 from scorekeeper.web.settings import IMPORT_LIMIT
 from scorekeeper.web.store import creations, eventlog, writes
-from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
+from scorekeeper.web.store.eventlog import match_or_404
 from scorekeeper.web.store.imports import TooManyEvents, export_text, import_match, origin
+from scorekeeper.web.store.stored import StoredMatch
 
+# Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
+# library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
 bp = Blueprint("history", __name__)
 
 

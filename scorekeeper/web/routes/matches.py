@@ -36,13 +36,17 @@ from scorekeeper.web.present.chart import chart
 from scorekeeper.web.present.htmx import no_content, render, wants_partial
 from scorekeeper.web.present.i18n import error_text, refusal_text, say
 from scorekeeper.web.present.i18n import gettext as _
-from scorekeeper.web.present.table import ENTRY_COOKIE, ENTRY_STYLES, table_context
+from scorekeeper.web.present.table import table_context
+from scorekeeper.web.present.turn import ENTRY_COOKIE, ENTRY_STYLES
 from scorekeeper.web.roles import keeper_required
 from scorekeeper.web.security import creation_limit
 from scorekeeper.web.store import creations, eventlog, stats, writes
-from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
+from scorekeeper.web.store.eventlog import match_or_404
+from scorekeeper.web.store.stored import StoredMatch
 from scorekeeper.words import N_, said
 
+# Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
+# library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
 bp = Blueprint("matches", __name__)
 
 STALE = N_(

@@ -13,9 +13,11 @@ from scorekeeper.matchfile import FormatError
 from scorekeeper.web.forms import whole_number
 from scorekeeper.web.present.i18n import error_text
 from scorekeeper.web.routes.matches import PAGE, link_number
-from scorekeeper.web.store import people, stats
+from scorekeeper.web.store import people, peoplelog, stats
 from scorekeeper.words import N_
 
+# Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
+# library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
 bp = Blueprint("players", __name__)
 
 
@@ -36,7 +38,7 @@ def _players_page(page: int = 1, **refused: str) -> str:
         people=found[:size],
         more=len(found) > size,
         page=page,
-        log=people.log(),
+        log=peoplelog.log(),
         **refused,
     )
 

@@ -25,8 +25,11 @@ from scorekeeper.web.present.table import board_context
 from scorekeeper.web.roles import keeper_required
 from scorekeeper.web.security import limiter, wrong_secret
 from scorekeeper.web.store import eventlog
-from scorekeeper.web.store.eventlog import StoredMatch, match_or_404
+from scorekeeper.web.store.eventlog import match_or_404
+from scorekeeper.web.store.stored import StoredMatch
 
+# Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
+# library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
 bp = Blueprint("sharing", __name__)
 
 # A board is kept per version and language; a stream a tap behind may still ask for the one

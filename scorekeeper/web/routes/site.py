@@ -34,6 +34,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.web.present.htmx import HTMX_SCRIPT
 from scorekeeper.web.present.i18n import COOKIE, LANGUAGES
 
+# Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
+# library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
 bp = Blueprint("site", __name__)
 
 YEAR = 60 * 60 * 24 * 365

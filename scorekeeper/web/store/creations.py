@@ -22,7 +22,8 @@ from scorekeeper.rules import Rules
 from scorekeeper.web import roles
 from scorekeeper.web.store import contents, people
 from scorekeeper.web.store.db import get_db, immediate, now
-from scorekeeper.web.store.eventlog import StoredMatch, remember
+from scorekeeper.web.store.eventlog import remember
+from scorekeeper.web.store.stored import StoredMatch
 from scorekeeper.web.store.writes import KeyReused, Step, _store, decide
 
 

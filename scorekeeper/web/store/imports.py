@@ -20,7 +20,7 @@ from scorekeeper.matchfile import FormatError, MatchFile, dumps, load, not_json
 from scorekeeper.web.settings import MAX_EVENTS
 from scorekeeper.web.store import creations
 from scorekeeper.web.store.db import get_db
-from scorekeeper.web.store.eventlog import StoredMatch
+from scorekeeper.web.store.stored import StoredMatch
 from scorekeeper.words import N_, said
 
 TOO_MANY = N_(

@@ -11,6 +11,8 @@ from __future__ import annotations
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+# Module-level as sqlite-utils' decorator (``@migrations()``) needs it when the migrations are
+# defined: state the library forces; it holds the list of migrations, no database's.
 migrations = Migrations("scorekeeper")
 
 

@@ -28,7 +28,8 @@ from scorekeeper.summary import Tally, tally
 from scorekeeper.web import roles
 from scorekeeper.web.store import contents, figures
 from scorekeeper.web.store.db import get_db, immediate, now
-from scorekeeper.web.store.eventlog import StoredMatch, kept_tally, load_match, remember, state_at, state_of
+from scorekeeper.web.store.eventlog import kept_tally, load_match, remember, state_at, state_of
+from scorekeeper.web.store.stored import StoredMatch
 
 
 class StaleVersion(Exception):
