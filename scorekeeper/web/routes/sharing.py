@@ -10,7 +10,8 @@ takes the secret from the link, so the limiter counts wrong ones (TRUST.md S8).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
@@ -31,6 +32,8 @@ from scorekeeper.web.store.stored import StoredMatch
 # Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
 # library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
 bp = Blueprint("sharing", __name__)
+
+T = TypeVar("T")
 
 # A board is kept per version and language; a stream a tap behind may still ask for the one
 # before the newest, none for older ones (it is sent the newest board).
@@ -58,12 +61,18 @@ def handover(match_id: str) -> str:
 @limiter.limit("30/minute", deduct_when=wrong_secret)
 def claim() -> BaseResponse:
     """A hand-over link: this browser becomes a scorekeeper, then a URL without the secret."""
-    token = request.args.get("t", "")
-    match_id = roles.match_by_handover(token) if token else None
-    if match_id is None:
-        abort(404)
+    _, match_id = _opened(roles.match_by_handover)
     roles.grant(match_id)
     return redirect(url_for("matches.show", match_id=match_id), 303)
+
+
+def _opened(find: Callable[[str], T | None]) -> tuple[str, T]:
+    """The link's secret (``t``) and what it opens, or the 404 (which the limiter counts)."""
+    token = request.args.get("t", "")
+    found = find(token) if token else None
+    if found is None:
+        abort(404)
+    return token, found
 
 
 def _watched(token: str) -> StoredMatch:
@@ -95,10 +104,7 @@ def _rematch_url(match_id: str) -> str | None:
 @limiter.limit("30/minute", deduct_when=wrong_secret)
 def watch_board() -> Response:
     """The board fragment; 304 when the match has not changed since the version the page holds."""
-    token = request.args.get("t", "")
-    found = eventlog.watched_version(token) if token else None
-    if found is None:
-        abort(404)
+    token, found = _opened(eventlog.watched_version)
     rematch = _rematch_url(found[0])
     if rematch is not None:  # the page goes on to the rematch's live view
         match = _watched(token)
@@ -154,10 +160,7 @@ def watch_stream() -> Response:
     this process holds as many streams as it may: the browser does not reconnect,
     and the page goes on polling.
     """
-    token = request.args.get("t", "")
-    found = eventlog.watched_version(token) if token else None
-    if found is None:
-        abort(404)
+    token, found = _opened(eventlog.watched_version)
     versions = live.versions()
     if not versions.join(*found):
         return no_content()
