@@ -32,7 +32,10 @@ from scorekeeper.web.imports import IMPORT_LIMIT, MAX_EVENTS
 pytestmark = pytest.mark.slow
 
 MATCHES = Path(__file__).parents[1] / "matches"
-GENEROUS = {"SCOREKEEPER_IMPORT_RATE_LIMIT": "100000 per minute", "SCOREKEEPER_CREATE_RATE_LIMIT": "100000 per minute"}
+GENEROUS = {
+    "SCOREKEEPER_IMPORT_RATE_LIMIT": "100000 per minute",
+    "SCOREKEEPER_CREATE_RATE_LIMIT": "100000 per minute",
+}
 KEY = re.compile(
     r'<form method="post" action="([^"]+)"[^>]*>\s*<input[^>]*csrf_token[^>]*>\s*<input type="hidden" name="key" value="([^"]+)"'
 )
