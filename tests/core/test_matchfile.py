@@ -1,6 +1,7 @@
 """The match file ``chicago-match/1`` (MATCH_FORMAT.md): a public contract."""
 
 import json
+from pathlib import Path
 
 import pytest
 from script import events
@@ -320,3 +321,19 @@ def test_five_or_six_players_only_with_the_house_rule():
     assert load(document(players=six, rules={"more_players": True})).players == tuple(six)
     with pytest.raises(FormatError, match="Chicago is played by 2 to 6 players, not 7"):
         load(document(players=[*six, "Gus"], rules={"more_players": True}))
+
+
+VARIANT_FILES = sorted((Path(__file__).parents[1] / "matches" / "variants").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", VARIANT_FILES, ids=[p.stem for p in VARIANT_FILES])
+def test_a_variants_recorded_match_writes_back_what_it_read(path):
+    document = json.loads(path.read_text())
+    match = load(document)
+    written = dump(match)
+    assert (written["players"], written["rules"], written["events"]) == (
+        document["players"],
+        document["rules"],
+        document["events"],
+    )
+    assert loads(dumps(match)) == match
