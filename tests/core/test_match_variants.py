@@ -7,6 +7,8 @@ made the difference.
 from script import QUIET_PHASE, events, play, refused
 
 from scorekeeper.hands import Category
+from scorekeeper.match import apply
+from scorekeeper.quick import call_events, calls_open, chicago_outcome_events
 from scorekeeper.rules import Rules, WinMode
 from scorekeeper.scores import Reason
 from scorekeeper.state import Stage
@@ -324,3 +326,27 @@ def test_six_players_leave_22_cards_and_the_draw_pile_is_reshuffled():
         f"dealer Anna; {exchanges}; exchange Anna 5; {quiet}; {quiet}; last_trick Eva; {quiet}", SIX, rules
     )
     assert state.round == 2 and state.dealer_name == "Bo" and state.totals["Eva"] == 5
+
+
+# The quick entry: a blanco call and who broke a Chicago, one tap each, only where they happen.
+
+
+def test_the_quick_entry_offers_a_blanco_call_only_where_the_house_rule_and_the_moment_allow():
+    assert calls_open(play(with_points(20))) == {"chicago": ("Bo",)}  # the base rules: no blanco
+    assert calls_open(play(TO_PHASE_3, rules=BLANCO)) == {}  # nobody has 15: nothing to offer
+    state = play(with_points(20), rules=BLANCO)
+    assert calls_open(state) == {"chicago": ("Bo",), "blanco": ("Bo",)}
+    for event in call_events("blanco", "Bo"):
+        state = apply(state, event)
+    assert state.blanco and calls_open(state) == {}
+
+
+def test_the_quick_entry_records_who_broke_the_chicago_as_the_last_trick():
+    called = play(f"{with_points(20)}; chicago Bo", rules=BREAK_BONUS)
+    broken, made = called, called
+    for event in chicago_outcome_events(called, "Cia"):
+        broken = apply(broken, event)
+    for event in chicago_outcome_events(called, None):
+        made = apply(made, event)
+    assert broken.totals == {"Anna": 0, "Bo": 5, "Cia": 10}
+    assert made.totals == {"Anna": 0, "Bo": 35, "Cia": 0}
