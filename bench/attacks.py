@@ -1,7 +1,7 @@
 """TRUST.md I8, measured: what each attack by anonymous clients does to a table's taps and boards.
 
 Run: python bench/attacks.py [--seconds 12] [--tables 10] [--tap-every 1] [--only KEY ...]
-                             [--server-tree DIR] [--list]
+                             [--server-tree DIR ...] [--list]
 
 One attack at a time, each against a fresh ``scorekeeper serve`` on 127.0.0.1 with its defaults
 (flags and rate limits). The victims: ``--tables`` tables, each started by its own scorekeeper's
@@ -24,9 +24,10 @@ the spectators' board p95 (from the tap's scheduled time to the new board in the
 boards never seen, the server's CPU (cores over the taps' window) and peak RSS, and I8's verdict
 (0 tap errors, 0 lost, 0 dropped, no tap waits 1 s, every board arrives); then each attack's
 own outcome (the statuses it got, the connections it held). The run without an attack comes
-first and again last: every row stands beside the same run without it. ``--server-tree DIR``
-serves another checkout's code instead (its own ``scorekeeper serve`` defaults: an older
-gunicorn one, say) to the same victims and attacks. Loopback only; each attack lasts about 20 s
+first and again last: every row stands beside the same run without it. ``--server-tree DIR ...``
+serves other checkouts' code instead (each its own ``scorekeeper serve`` defaults: an older
+gunicorn one, say; ``.`` is this one) to the same victims and attacks, each attack on each tree
+in turn, so that the load of the machine falls on them alike; a last table sets them side by side. Loopback only; each attack lasts about 20 s
 (its attacker's own bound: 40 s), the whole run some 7 minutes.
 """
 
@@ -519,17 +520,18 @@ def files(folder: Path) -> dict[str, str]:
 
 
 async def attacked(
-    args: argparse.Namespace, folder: Path, template: Path, setup: dict, attack: Attack | None, label: str
+    args: argparse.Namespace, tree: Path, template: Path, setup: dict, attack: Attack | None, label: str
 ) -> Row:
-    """A fresh server from ``template``, the victims on it, ``attack`` meanwhile (None: no attack)."""
+    """A fresh server of ``tree`` from ``template``, the victims on it, ``attack`` meanwhile (None: no attack)."""
     import loadgen
     import push
 
+    folder = template.parent
     db = folder / f"attack-{abs(hash(label))}.sqlite"
     for suffix in ("", "-wal", "-shm"):
         if template.with_name(template.name + suffix).exists():
             shutil.copy(template.with_name(template.name + suffix), db.with_name(db.name + suffix))
-    server = Served("app", db, tree=args.server_tree).start()
+    server = Served("app", db, tree=tree).start()
     attacker: asyncio.subprocess.Process | None = None
     peak = [server.rss_mb()]
 
@@ -632,36 +634,64 @@ def print_rows(rows: list[Row], base: Row) -> None:
             print(f"  {'':<50} the victims' first errors: {row.errors[:3]}")
 
 
+def compare(trees: list[Path], rows: dict[Path, list[Row]]) -> None:
+    """Each attack's taps on each tree, side by side (the same attack, one server after the other)."""
+    names = [name_of(tree) for tree in trees]
+    print(
+        "\nside by side: taps p95 / max in ms, and tap errors + dropped, each attack on each server in turn"
+    )
+    print(f"{'attack':<50}" + "".join(f"{name[-30:]:>32}" for name in names))
+    for i, row in enumerate(rows[trees[0]]):
+        cells = []
+        for tree in trees:
+            f = rows[tree][i].figures
+            cell = f"{f['tap p95']:.0f} / {f['tap max']:.0f}, {f['tap errors'] + f['dropped']:.0f}"
+            cells.append(f"{cell:>32}")
+        print(f"{row.name:<50}" + "".join(cells))
+
+
+def name_of(tree: Path) -> str:
+    return "this checkout" if tree == ROOT else str(tree)
+
+
 async def main_async(args: argparse.Namespace, folder: Path) -> None:
     import loadgen
 
     chosen = [BY_KEY[name] for name in args.only] if args.only else ATTACKS
     made = files(folder)
-    template = folder / "template.sqlite"
-    longest = Served("app", template, tree=args.server_tree).cli("import", made["largest"]).strip()
-    setup = {**made, "longest": longest}
-    tree = "this checkout" if args.server_tree == ROOT else str(args.server_tree)
+    trees: list[Path] = args.server_tree
+    templates, setups = {}, {}
+    for number, tree in enumerate(trees):  # each tree stores the largest match with its own CLI
+        (folder / f"tree-{number}").mkdir()
+        templates[tree] = folder / f"tree-{number}" / "template.sqlite"
+        longest = Served("app", templates[tree], tree=tree).cli("import", made["largest"]).strip()
+        setups[tree] = {**made, "longest": longest}
     print(
-        f"scorekeeper serve with its defaults ({tree}), a fresh one per attack; {args.tables} tables, a tap"
-        f" every {args.tap_every:g} s each, {loadgen.SPECTATORS} spectators each on the stream; taps for"
-        f" {args.seconds:g} s under each attack; latencies in ms from the scheduled time; largest match"
-        f" {os.path.getsize(made['largest']) / 1024:.0f} KB stored by the CLI before the server starts;"
-        f" {os.cpu_count()} cores; load average {load_average()} at the start",
+        f"scorekeeper serve with its defaults ({', then '.join(name_of(t) for t in trees)}, each attack on"
+        f" each in turn), a fresh one per attack; {args.tables} tables, a tap every {args.tap_every:g} s each,"
+        f" {loadgen.SPECTATORS} spectators each on the stream; taps for {args.seconds:g} s under each attack;"
+        f" latencies in ms from the scheduled time; largest match {os.path.getsize(made['largest']) / 1024:.0f}"
+        f" KB stored by the CLI before the server starts; {os.cpu_count()} cores; load average"
+        f" {load_average()} at the start",
         flush=True,
     )
     loadgen.scripts()
-    rows = [await attacked(args, folder, template, setup, None, "(no attack)")]
-    print(f"  (no attack): tap p95 {rows[0].figures['tap p95']:.0f} ms", flush=True)
-    for attack in chosen:
-        rows.append(await attacked(args, folder, template, setup, attack, attack.name))
-        f = rows[-1].figures
-        print(
-            f"  {attack.name}: tap p95 {f['tap p95']:.0f} ms, max {f['tap max']:.0f} ms;"
-            f" {outcome_text(rows[-1].outcome)}; load average {load_average()}",
-            flush=True,
-        )
-    rows.append(await attacked(args, folder, template, setup, None, "(no attack, again)"))
-    print_rows(rows, rows[0])
+    rows: dict[Path, list[Row]] = {tree: [] for tree in trees}
+    for attack in [None, *chosen, None]:
+        label = attack.name if attack else "(no attack)" if not rows[trees[0]] else "(no attack, again)"
+        for tree in trees:
+            rows[tree].append(await attacked(args, tree, templates[tree], setups[tree], attack, label))
+            f = rows[tree][-1].figures
+            print(
+                f"  {label} ({name_of(tree)}): tap p95 {f['tap p95']:.0f} ms, max {f['tap max']:.0f} ms;"
+                f" {outcome_text(rows[tree][-1].outcome)}; load average {load_average()}",
+                flush=True,
+            )
+    for tree in trees:
+        print(f"\n{name_of(tree)}:", end="")
+        print_rows(rows[tree], rows[tree][0])
+    if len(trees) > 1:
+        compare(trees, rows)
     print(f"load average {load_average()} at the end")
 
 
@@ -671,7 +701,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10, help="the victims' tables")
     parser.add_argument("--tap-every", type=float, default=1.0, help="seconds between a table's taps")
     parser.add_argument("--only", nargs="+", metavar="KEY", help="these attacks only (--list names them)")
-    parser.add_argument("--server-tree", type=Path, default=ROOT, help="serve this checkout's code instead")
+    parser.add_argument(
+        "--server-tree",
+        type=Path,
+        nargs="+",
+        default=[ROOT],
+        help="serve these checkouts' code instead, each attack on each in turn (this one: .)",
+    )
     parser.add_argument("--list", action="store_true", help="name the attacks and stop")
     parser.add_argument("--attacker", help=argparse.SUPPRESS)  # the attacker process
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -687,7 +723,7 @@ def main() -> None:
     if unknown:
         parser.error(f"no attack named {unknown}: --list names them")
     raise_file_limit()
-    args.server_tree = args.server_tree.resolve()
+    args.server_tree = [tree.resolve() for tree in args.server_tree]
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bench-attacks-") as folder:
         asyncio.run(main_async(args, Path(folder)))

@@ -264,7 +264,14 @@ async def lost(tables: list[loadgen.Table]) -> int:
     """
     missing = 0
     for table in tables:
-        status, stored = await table.check(table.spectators[0], -1)
+        for attempt in range(6):  # an overloaded server may still be answering the run's requests
+            try:
+                status, stored = await table.check(table.spectators[0], -1)
+                break
+            except (TimeoutError, aiohttp.ClientError):
+                if attempt == 5:
+                    raise
+                await asyncio.sleep(10)
         if status != 200:
             raise RuntimeError(f"the board answered {status}")
         missing += max(0, table.version - stored)

@@ -1,4 +1,4 @@
-"""The whole suite's settings: Hypothesis profiles, the nightly runs, and which tests run one at a time.
+"""The whole suite's settings: Hypothesis profiles, the nightly runs, and which tests run last, alone.
 
 ``pytest`` (the README's command) runs every test but the deep ones, in parallel (pytest-xdist,
 ``-n`` in pyproject.toml). ``pytest --nightly`` runs those as well: TRUST.md I1's 10,000 malformed
@@ -30,14 +30,13 @@ settings.register_profile(
 settings.register_profile("nightly", settings.get_profile("ci"), derandomize=False)
 
 TESTS = Path(__file__).parent
-# Tests that start `scorekeeper serve`, kill processes, fill disks or time what they see run one
-# after the other on one xdist worker (never beside each other), while the rest of the suite runs
-# beside them. A new test of that kind goes in one of these folders or files.
-SERIAL = (
-    TESTS / "crash",
-    TESTS / "load",
-    TESTS / "web" / "test_import_logs.py",  # serve with an access log
-    TESTS / "browser" / "test_not_saved_banner.py",  # serve on a small disk that fills
+# Tests that assert how long a tap waits (TRUST.md I7, I8) run last, alone: every other test has
+# finished before the first of them starts, so that only the attack they make loads the machine.
+# The tests that start `scorekeeper serve`, kill processes or fill disks assert no time and run
+# beside the rest. A new test that times what it sees goes in this list.
+ALONE = (
+    "tests/load/test_no_phone_slows_another.py",
+    "tests/load/test_creations_and_imports.py::test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed",
 )
 
 
@@ -70,21 +69,60 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)  # a hook of pytest-xdist's, before its own
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
-    """Every test a unit of its own, as --dist load, but the SERIAL ones one unit (the first sent).
-
-    As --dist loadgroup with an xdist_group("serial") would, but by path: loadgroup renames the
-    tests' node ids to carry the group, which pytest 9.2 no longer takes (pytest-xdist issue 1386),
-    and every test then ran on any worker.
-    """
+    """Every test a unit of its own, as --dist load, but the ALONE ones held back: they run one
+    after the other on the last worker still busy, once every other test has finished."""
     if config.getoption("dist") not in ("load", "loadgroup"):
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    serial = tuple(path.relative_to(config.rootpath).as_posix() for path in SERIAL)
+    class AloneLast(LoadScopeScheduling):
+        # A worker runs the last test it was sent only once it is sent another or told to stop: so
+        # when the queue is empty, one worker (the keeper) is kept for the ALONE tests, the others
+        # are told to stop, and the keeper is sent the ALONE tests once every other has finished.
+        held: dict[str, bool] | None = None  # the ALONE tests, until they are sent
+        keeper = None
 
-    class SerialGroup(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return "serial" if any(path == s or path.startswith(s + "/") for s in serial) else nodeid
+            return "alone" if nodeid.startswith(ALONE) else nodeid
 
-    return SerialGroup(config, log)
+        def _assign_work_unit(self, node) -> None:
+            if self.held is None:  # the first call, from schedule(): the queue is complete
+                self.held = self.workqueue.pop("alone", {})
+            if self.workqueue:
+                super()._assign_work_unit(node)
+            else:
+                self._wait_or_stop(node)
+
+        def _reschedule(self, node) -> None:
+            if node.shutting_down or self.workqueue or not self.held:
+                super()._reschedule(node)
+            else:
+                self._wait_or_stop(node)
+
+        def _wait_or_stop(self, node) -> None:
+            if self.keeper is None or self.keeper not in self.assigned_work:
+                self.keeper = node
+            if node is not self.keeper:
+                node.shutdown()  # it runs what it was sent, then stops
+            self._send_held_when_quiet()
+
+        def remove_node(self, node):
+            crashed = super().remove_node(node)
+            self._send_held_when_quiet()
+            return crashed
+
+        def _send_held_when_quiet(self) -> None:
+            others = [work for node, work in self.assigned_work.items() if node is not self.keeper]
+            if self.held and self.keeper in self.assigned_work and not any(map(self._pending_of, others)):
+                self.workqueue["alone"], self.held = self.held, {}
+                super()._assign_work_unit(self.keeper)
+
+        @property
+        def tests_finished(self) -> bool:
+            return not self.held and super().tests_finished
+
+        @property
+        def has_pending(self) -> bool:
+            return bool(self.held) or super().has_pending
+
+    return AloneLast(config, log)

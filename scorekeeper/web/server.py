@@ -15,6 +15,7 @@ the network (and its QR code), or why they cannot reach it.
 from __future__ import annotations
 
 import ctypes
+import gc
 import logging
 import resource
 import socket
@@ -214,6 +215,12 @@ def serve(
         trusted_proxy=None,
         clear_untrusted_proxy_headers=False,
     )
+    # What is alive once the app is made (Flask, Jinja, the catalogues, the compiled rules: most
+    # of the process's objects) stays for its life: out of the collector's reach, a full collection
+    # scans only what requests made. Without it the full collections paused every thread 50-80 ms
+    # (gc.callbacks) and the tap p99 at 200 tables was 73-208 ms (bench/capacity.py, 3 December).
+    gc.collect()
+    gc.freeze()
     if not app.config.get("PROXIES"):
         # One listening socket, or several (a name with an IPv4 and an IPv6 address) in one loop.
         listening = [s for s in getattr(server, "map", {}).values() if hasattr(s, "channel_class")]

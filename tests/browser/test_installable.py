@@ -54,7 +54,9 @@ def test_the_service_worker_keeps_the_shell_and_shows_the_offline_page(page, con
     page.goto(table)
     assert "The score is safe on the server; reconnect to continue." in page.inner_text("main")
     screens(page, "offline")
-    context.set_offline(False)
+    context.set_offline(False)  # the offline page reloads itself once the server answers (issue 25)
+    page.wait_for_selector("#table", timeout=15_000)
+    assert page.url == table and page.locator("[data-reload-when-back]").count() == 0
     page.goto(table)
     assert page.locator("#table").count() == 1  # a page is never served from the cache when online
     # A tap without the network waits, and says so (test_lost_answer.py: it is sent again when the

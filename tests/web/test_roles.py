@@ -6,6 +6,7 @@ only as a SHA-256), so the cookie stays the same size however many matches the p
 
 from __future__ import annotations
 
+import json
 import re
 from http.cookies import SimpleCookie
 
@@ -51,8 +52,10 @@ def test_a_phone_keeps_the_role_of_200_matches_it_started_imported_or_claimed(ap
     exported = other.get(f"/m/{new_match(other)}/export").text
     started, cookies = [], []
     for n in range(200):
-        if n % 20 == 7:  # an old file, imported
-            response = phone.post("/import", data={"text": exported})
+        # an old file, imported; each started at another time (a stored one is not stored again)
+        if n % 20 == 7:
+            document = json.loads(exported) | {"created_at": f"2025-03-01T18:{n // 20:02d}:00Z"}
+            response = phone.post("/import", data={"text": json.dumps(document)})
         elif n % 20 == 13:  # another phone's match, handed over
             response = phone.get(f"/claim?t={handover_secret(other, new_match(other))}")
         else:
