@@ -67,7 +67,11 @@
 
   function lost(detail) {
     var key = keyOf(detail);
-    if (!key) { show(); return; }  // nothing that may be sent again: "not saved – tap again"
+    if (!key) {  // a read (a spectator's poll comes again by itself), or a form that may not be sent again
+      var read = detail && detail.requestConfig && detail.requestConfig.verb === "get";
+      if (read) { show(words.waiting, "waiting"); } else { show(); }  // "not saved – tap again"
+      return;
+    }
     if (sending === key) { sending = null; }
     if (!taps.some(function (tap) { return tap.key === key; })) {
       var config = detail.requestConfig;
