@@ -288,3 +288,29 @@ def test_every_button_on_a_screen_has_a_name_of_its_own(browser, server, screens
     finally:
         context.close()
     assert {screen: twice for screen, twice in seen.items() if twice} == {}
+
+
+def test_every_choice_of_a_four_player_tie_fits_360x640(browser, server, screens):
+    """Issue 25 (a new user, 4 players): after "Pair +1" in phase 2, the six pairs' verdicts, "Three or
+    more declared it" and "No tie after all" are all on the first screen, 44 px high and 8 px apart."""
+    context, page = phone(browser)
+    try:
+        import_match(page, server, FOUR, [{"type": "dealer", "player": "Dan"}, *passes(*FOUR)])
+        page.locator("#turn .quick-grid a.quick-hand[href$='?tie=pair']").click()
+        page.locator("#turn .tie-question").wait_for()
+        wait_until(page, SETTLED)
+        screens(page, "the-tie-list")
+        targets = "#turn form.tie-pair button, #turn details.tie-more > summary, #turn a.button"
+        found = page.locator(targets)
+        assert found.count() == 6 * 3 + 2
+        for target in found.all():
+            box = target.bounding_box()
+            assert in_view(page, target) and box["height"] >= 44, (target.inner_text(), box)
+        assert gaps_between(page, targets) >= 8
+        page.locator("#turn details.tie-more > summary").click()  # the groups of three and of four
+        groups = "#turn form.tie-group button"
+        assert page.locator(groups).count() == 4 * 4 + 5
+        assert gaps_between(page, groups) >= 8
+        screens(page, "three-or-more", full_page=True)
+    finally:
+        context.close()
