@@ -68,15 +68,63 @@ def test_go_on_the_new_match_form_starts_the_match_with_the_seats_as_typed(
     context, page = phone(browser, viewport)
     try:
         page.goto(server + "/new")
-        for i, name in enumerate(FOUR):
-            page.locator("input[name=name]").nth(i).fill(name)
+        seats = page.locator("input[name=name]")
+        seats.first.focus()
+        for i, name in enumerate(FOUR):  # typed as on a phone: a name, then the keyboard's key
+            assert page.evaluate("document.activeElement.name") == "name"
+            assert seats.nth(i).evaluate("e => e === document.activeElement")
+            page.keyboard.type(name)
+            assert seats.nth(i).get_attribute("enterkeyhint") == ("go" if i == 3 else "next")
+            if i < 3:
+                page.keyboard.press("Enter")  # "next": on to the next seat
+        assert page.url.endswith("/new")
         start = page.locator("form.new-match > button.primary")
         assert in_view(page, start), start.bounding_box()
         screens(page, "four-names-typed")
-        page.locator("input[name=name]").nth(3).press("Enter")  # the keyboard's "Go"
+        page.keyboard.press("Enter")  # the last seat's "Go"
         page.wait_for_url(re.compile(r"/m/[\w-]+$"))
         wait_until(page, SETTLED)
         assert page.locator("#scoreboard .seat .name").all_inner_texts() == list(FOUR)
+    finally:
+        context.close()
+
+
+def test_enter_after_the_second_name_goes_on_to_the_third_seat_and_starts_from_there(
+    browser, server, screens
+):
+    """Issue 25 (a new user): "Go" in Seat 2 started a match of two at once, where Seat 1's had moved on."""
+    context, page = phone(browser)
+    try:
+        page.goto(server + "/new")
+        seats = page.locator("input[name=name]")
+        assert seats.nth(2).get_attribute("enterkeyhint") == "next"  # not two names yet
+        seats.first.fill("Anna")
+        seats.first.press("Enter")
+        page.keyboard.type("Bo")
+        assert seats.nth(1).get_attribute("enterkeyhint") == "next"
+        page.keyboard.press("Enter")
+        assert page.url.endswith("/new")
+        assert seats.nth(2).evaluate("e => e === document.activeElement")
+        assert seats.nth(2).get_attribute("enterkeyhint") == "go"  # two names in, the rest empty
+        screens(page, "on-to-seat-3")
+        page.keyboard.press("Enter")  # no third player: "Go" from the empty seat starts the match
+        page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+        wait_until(page, SETTLED)
+        assert page.locator("#scoreboard .seat .name").all_inner_texts() == ["Anna", "Bo"]
+    finally:
+        context.close()
+
+
+def test_without_javascript_enter_in_a_seat_starts_the_match(browser, server):
+    context = browser.new_context(viewport=SMALL, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(server + "/new")
+        page.locator("input[name=name]").nth(0).fill("Anna")
+        page.locator("input[name=name]").nth(1).fill("Bo")
+        page.locator("input[name=name]").nth(1).press("Enter")
+        page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+        assert page.locator("#scoreboard .seat .name").all_inner_texts() == ["Anna", "Bo"]
     finally:
         context.close()
 
