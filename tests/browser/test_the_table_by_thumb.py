@@ -249,6 +249,24 @@ def test_undo_is_one_tap_with_its_label_in_full_and_redo_for_a_few_seconds(
         assert page.locator("#scoreboard .seat .score").all_inner_texts() == ["0", "0", "0", "0"]
         redo = page.locator("button.redo")
         assert redo.is_visible() and redo.inner_text().endswith("Göran P declared two pair")
+        # A new user (issue 25): Redo hid the round's line at 360x640. It hides nothing now: the round's
+        # line, Undo, Redo and the seats each have their own place, wholly on the screen.
+        boxes = [
+            page.locator(sel).bounding_box()
+            for sel in (".where", "button.undo", "button.redo", "#scoreboard .seats")
+        ]
+        assert page.locator(".where").inner_text().startswith("Round 1")
+        assert boxes[0]["height"] >= 16 and in_view(page, page.locator(".where"))
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                apart = (
+                    a["x"] + a["width"] <= b["x"]
+                    or b["x"] + b["width"] <= a["x"]
+                    or a["y"] + a["height"] <= b["y"]
+                    or b["y"] + b["height"] <= a["y"]
+                )
+                assert apart, (a, b)
+        assert gaps_between(page, "button.undo, button.redo") >= 8
         screens(page, "redo-offered")
         tap(page, redo)
         assert page.locator("#scoreboard .seat .score").all_inner_texts() == ["0", "2", "0", "0"]
