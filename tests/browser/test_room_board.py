@@ -35,7 +35,7 @@ def test_the_room_board_follows_three_tables_within_a_second_of_a_tap(browser, c
         tapped = time.monotonic()
         wait_until(room, f"() => document.getElementById('room').dataset.version !== '{before}'", timeout=1.0)
         assert time.monotonic() - tapped < 1.0
-        seat = room.locator(".room-seats li", has_text=other)
+        seat = room.locator(".room-table .seats li", has_text=other)
         assert seat.locator(".score").inner_text() == "1" and seat.locator(".delta").inner_text() == "+1"
     html = room.content()
     assert "/watch" not in html and "/claim" not in html and "/handover" not in html  # no secret
