@@ -184,7 +184,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     from it); it is looked for, moved from the old place and made only when the
     database or the key is to be kept there.
     """
-    from scorekeeper.web import guide, history, imports, matches, watching  # noqa: F401 - watching's routes are matches.bp's
+    from scorekeeper.web import guide, history, imports, matches, room, standings, watching  # noqa: F401 - watching's routes are matches.bp's
 
     app = Flask(
         __name__,
@@ -257,6 +257,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, database: str | Non
     app.register_blueprint(matches.bp)
     app.register_blueprint(guide.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(standings.bp)
+    app.register_blueprint(room.bp)
     app.jinja_env.globals.update(
         htmx_script=matches.HTMX_SCRIPT, picker=picker, action_form=action_form, new_key=_new_key
     )
