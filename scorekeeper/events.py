@@ -90,6 +90,15 @@ class Chicago:
 
 
 @dataclass(frozen=True, slots=True)
+class Blanco:
+    """House rule ``blanco_chicago``: in the last phase, before its exchange, the player calls a
+    blanco Chicago (and exchanges no cards)."""
+
+    type: ClassVar[str] = "blanco"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class Trick:
     """The winner of the next trick (1 to 5), and the card that won it if known."""
 
@@ -124,4 +133,18 @@ class Undo:
     type: ClassVar[str] = "undo"
 
 
-Event = Draw | Dealer | Exchange | Show | Declare | Pass | Tie | Chicago | Trick | LastTrick | Adjust | Undo
+Event = (
+    Draw
+    | Dealer
+    | Exchange
+    | Show
+    | Declare
+    | Pass
+    | Tie
+    | Chicago
+    | Blanco
+    | Trick
+    | LastTrick
+    | Adjust
+    | Undo
+)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from scorekeeper.cards import Card, label_hand
 from scorekeeper.events import (
     Adjust,
+    Blanco,
     Chicago,
     Dealer,
     Declare,
@@ -70,6 +71,8 @@ def describe_words(event: Event) -> Said:
             return said(N_("Tie: {shown}"), shown=sentences(each))
         case Chicago(player=player):
             return said(N_("{player} called Chicago"), player=player)
+        case Blanco(player=player):
+            return said(N_("{player} called a blanco Chicago"), player=player)
         case Trick(winner=winner, card=None):
             return said(N_("{player} took a trick"), player=winner)
         case Trick(winner=winner, card=Card() as card):
@@ -151,7 +154,12 @@ def _chicago_before(events: Sequence[Event], index: int) -> tuple[str | None, in
     """Who called the Chicago the trick at ``index`` was played for (None: nobody), and the trick's number.
 
     The log is read back from the trick over the events in effect (an undo cancels the latest
-    event in effect before it): only tricks and corrections lie between a Chicago call and its tricks.
+    event in effect before it): only tricks and corrections lie between a Chicago call and its tricks
+    (and the exchange and the phase-2 show, after a blanco call).
+
+    >>> from scorekeeper.events import Blanco, Exchange, LastTrick
+    >>> str(said_at([Blanco("Cia"), Exchange("Anna", 2), LastTrick("Anna")], 2))
+    "Cia's Chicago broke: Anna took a trick"
     """
     number, waiting = 1, 0
     for event in reversed(events[:index]):
@@ -159,11 +167,11 @@ def _chicago_before(events: Sequence[Event], index: int) -> tuple[str | None, in
             waiting += 1
         elif waiting:
             waiting -= 1
-        elif isinstance(event, Chicago):
+        elif isinstance(event, Chicago | Blanco):
             return event.player, number
         elif isinstance(event, Trick):
             number += 1
-        elif not isinstance(event, Adjust):
+        elif not isinstance(event, Adjust | Exchange | Show):
             break
     return None, number
 

@@ -14,6 +14,7 @@ from typing import Any
 from scorekeeper.cards import Card, CardError, Rank, format_hand
 from scorekeeper.events import (
     Adjust,
+    Blanco,
     Chicago,
     Dealer,
     Declare,
@@ -30,7 +31,8 @@ from scorekeeper.events import (
 from scorekeeper.hands import Category, Hand, evaluate, explain_words
 from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules, WinMode
-from scorekeeper.scores import Outcome, Reason, ScoreChange, Scored, _History
+from scorekeeper.scores import Outcome, Reason, Scored
+from scorekeeper.scoring import candidates, reset_others, score, win_at_once, won_chicago
 from scorekeeper.state import (
     DECK_SIZE,
     HAND_SIZE,
@@ -40,7 +42,7 @@ from scorekeeper.state import (
     PendingTie,
     Stage,
 )
-from scorekeeper.words import N_, Said, said
+from scorekeeper.words import N_, Said, said, sentences
 
 # Who is who.
 
@@ -75,22 +77,6 @@ def _hand_of(cards: Sequence[Card]) -> Hand:
         raise RuleBroken(Refusal.BAD_CARDS, error=str(error)) from None
 
 
-# Scores.
-
-
-def _score(state: MatchState, seat: int, delta: int, reason: Reason, **info: Any) -> MatchState:
-    """Change a total, never below 0 (RULES.md, Points), and check "first to reach"."""
-    old = state.scores[seat]
-    new = max(0, old + delta)
-    scores = state.scores[:seat] + (new,) + state.scores[seat + 1 :]
-    change = ScoreChange(state.round, state.phase, seat, new - old, reason, **info)
-    state = state.evolve(scores=scores, history=_History(change, state.history))
-    rules = state.rules
-    if rules.win is WinMode.FIRST_TO_REACH and delta > 0 and new >= rules.target:
-        return state.evolve(winner=seat, stage=Stage.FINISHED)
-    return state
-
-
 # Rounds and phases.
 
 
@@ -119,6 +105,7 @@ def _start_round(state: MatchState, dealer: int, seats: tuple[int, ...], tiebrea
         unsupported=None,
         held=None,
         chicago=None,
+        blanco=False,
         tricks=(),
         tricks_over=False,
     )
@@ -138,12 +125,16 @@ def _next_phase(state: MatchState) -> MatchState:
 
 
 def _end_round(state: MatchState) -> MatchState:
-    """RULES.md, Winning: the highest total at or above the target wins; equal totals play on."""
+    """RULES.md, Winning: the highest total at or above the target wins; equal totals play on.
+
+    House rule ``chicago_to_win``: only players with a won Chicago are candidates; the others play on.
+    """
     seats = state.order
-    top = max(state.scores[s] for s in seats)
     tiebreak_next = False
-    if state.rules.win is WinMode.END_OF_ROUND and (state.tiebreak or top >= state.rules.target):
-        leaders = tuple(s for s in seats if state.scores[s] == top)
+    can_win = candidates(state)
+    if state.rules.win is WinMode.END_OF_ROUND and can_win:
+        top = max(state.scores[s] for s in can_win)
+        leaders = tuple(s for s in can_win if state.scores[s] == top)
         if len(leaders) == 1:
             return state.evolve(winner=leaders[0], stage=Stage.FINISHED)
         seats, tiebreak_next = leaders, True
@@ -158,7 +149,7 @@ def _end_round(state: MatchState) -> MatchState:
 def _after_showdown(state: MatchState) -> MatchState:
     if state.stage is Stage.FINISHED:
         return state
-    if state.phase < 3:
+    if state.phase < state.last_phase:  # RULES.md, Variants: two phases instead of three
         return _next_phase(state)
     return _end_round(state)
 
@@ -229,12 +220,12 @@ def _show(state: MatchState, event: Show) -> MatchState:
 def _check_turn(state: MatchState, player: str) -> int:
     """Return the speaker's seat, or refuse: the order is clockwise from the dealer's left."""
     stage = state.stage
-    if stage is Stage.SHOWDOWN or (stage is Stage.EXCHANGE and state.phase < 3):
+    if stage is Stage.SHOWDOWN or (stage is Stage.EXCHANGE and not state.in_last_phase):
         expected = state.order[len(state.declarations)]
         if state.players[expected] == player:
             return expected
     _check_in_round(state)
-    if state.phase == 3 and stage in (Stage.EXCHANGE, Stage.TRICKS):
+    if state.in_last_phase and stage in (Stage.EXCHANGE, Stage.TRICKS):
         raise RuleBroken(Refusal.TRICKS_FIRST)
     _taking_part(state, player)
     raise RuleBroken(Refusal.DECLARE_TURN, expected=state.players[expected], player=player)
@@ -324,13 +315,25 @@ def _nobody_scores(state: MatchState, hand: Category | None, reason: Said) -> Ma
 
 
 def _score_hand(state: MatchState, seat: int, hand: Category, reason: Said | str) -> MatchState:
-    points = state.rules.points[hand]
+    """The best hand scores; house rules: four of a kind resets the others, an instant-win hand wins."""
+    rules = state.rules
+    points = rules.points[hand]
+    resets = rules.four_of_a_kind_resets and hand is Category.FOUR_OF_A_KIND
+    told = reason
+    if resets:
+        back = said(N_("everybody else goes back to 0"))
+        told = sentences([reason, back]) if isinstance(reason, Said) else back
     state = state.evolve(
-        outcome=Outcome(state.round, state.phase, state.players[seat], hand, points, reason),
+        outcome=Outcome(state.round, state.phase, state.players[seat], hand, points, told),
         tie=None,
         phase1=Scored(seat, hand, points) if state.phase == 1 else state.phase1,
     )
-    return _after_showdown(_score(state, seat, points, Reason.HAND, hand=hand, note=reason))
+    state = score(state, seat, points, Reason.HAND, hand=hand, note=reason)
+    if resets:
+        state = reset_others(state, seat)
+    if hand in rules.instant_win:
+        return win_at_once(state, seat, hand)  # RULES.md, Variants: the round ends there
+    return _after_showdown(state)
 
 
 def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
@@ -370,7 +373,7 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
     return state
 
 
-# Phase 3: Chicago and the tricks.
+# The last phase (phase 3): Chicago and the tricks.
 
 
 def _chicago(state: MatchState, event: Chicago) -> MatchState:
@@ -378,6 +381,14 @@ def _chicago(state: MatchState, event: Chicago) -> MatchState:
     seat = _seat(state, event.player)
     _refuse(state.chicago_refusal(seat))
     return state.evolve(chicago=seat, stage=Stage.TRICKS)
+
+
+def _blanco(state: MatchState, event: Blanco) -> MatchState:
+    """House rule ``blanco_chicago``: called before the exchange, which goes on without the caller."""
+    _check_in_round(state)
+    seat = _seat(state, event.player)
+    _refuse(state.blanco_refusal(seat))
+    return state.evolve(chicago=seat, blanco=True)
 
 
 def _check_trick_time(state: MatchState) -> None:
@@ -395,7 +406,7 @@ def _trick(state: MatchState, event: Trick) -> MatchState:
         _check_deuce_card(state, event.card)
     state = state.evolve(stage=Stage.TRICKS, tricks=state.tricks + ((seat, event.card),))
     if state.chicago is not None and seat != state.chicago:
-        return _chicago_lost(state)
+        return _chicago_lost(state, seat)
     if not last:
         return state
     return _last_trick_won(state, seat, event.card)
@@ -407,7 +418,7 @@ def _last_trick(state: MatchState, event: LastTrick) -> MatchState:
         raise RuleBroken(Refusal.TRICKS_ONE_BY_ONE, number=len(state.tricks) + 1)
     seat = _taking_part(state, event.winner)
     if state.chicago is not None and seat != state.chicago:
-        return _chicago_lost(state)  # the trick that broke the Chicago ended the play
+        return _chicago_lost(state, seat)  # the trick that broke the Chicago ended the play: its taker
     if state.chicago is None:
         _check_deuce_card(state, event.card)
     return _last_trick_won(state, seat, event.card)
@@ -422,21 +433,31 @@ def _trick_play_over(state: MatchState) -> MatchState:
     return state.evolve(tricks_over=True, stage=Stage.SHOWDOWN, declarations=(), best=None)
 
 
-def _chicago_lost(state: MatchState) -> MatchState:
-    """RULES.md, Phase 3 step 4: the Chicago player loses the Chicago value; nobody scores the last trick."""
+def _chicago_lost(state: MatchState, breaker: int) -> MatchState:
+    """RULES.md, Phase 3 step 4: the Chicago player loses the Chicago value; nobody scores the last trick.
+
+    Variants: a blanco Chicago loses the blanco value; with ``chicago_break_bonus`` the player who
+    took the trick (``breaker``) scores the bonus.
+    """
     seat = state.chicago
     assert seat is not None
-    return _score(_trick_play_over(state), seat, -state.rules.chicago, Reason.CHICAGO_LOST)
+    lost = Reason.BLANCO_LOST if state.blanco else Reason.CHICAGO_LOST
+    state = score(_trick_play_over(state), seat, -state.chicago_value, lost)
+    bonus = state.rules.chicago_break_bonus
+    if bonus:
+        state = score(state, breaker, bonus, Reason.CHICAGO_BROKEN)
+    return state
 
 
 def _last_trick_won(state: MatchState, seat: int, card: Card | None) -> MatchState:
     state = _trick_play_over(state)
     if state.chicago == seat:
-        return _score(state, seat, state.rules.chicago, Reason.CHICAGO_WON)
+        won = Reason.BLANCO_WON if state.blanco else Reason.CHICAGO_WON
+        return score(won_chicago(state, seat), seat, state.chicago_value, won)
     points = state.rules.last_trick
     if state.rules.deuce_last_trick_double and card is not None and card.rank is Rank.TWO:
         points *= 2
-    return _score(state, seat, points, Reason.LAST_TRICK)
+    return score(state, seat, points, Reason.LAST_TRICK)
 
 
 # Corrections.
@@ -448,7 +469,7 @@ def _adjust(state: MatchState, event: Adjust) -> MatchState:
     seat = _seat(state, event.player)
     if event.points == 0:
         raise RuleBroken(Refusal.ADJUST_ZERO)
-    state = _score(state, seat, event.points, Reason.ADJUST, note=event.reason)
+    state = score(state, seat, event.points, Reason.ADJUST, note=event.reason)
     if state.unsupported is not None and state.unsupported.seat == seat:
         state = state.evolve(unsupported=None)
     return state
@@ -463,6 +484,7 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
     Pass: _pass,
     Tie: _tie,
     Chicago: _chicago,
+    Blanco: _blanco,
     Trick: _trick,
     LastTrick: _last_trick,
     Adjust: _adjust,

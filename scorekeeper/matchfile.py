@@ -17,6 +17,7 @@ from typing import Any
 from scorekeeper.cards import Card, CardError, format_hand, parse_card, parse_cards
 from scorekeeper.events import (
     Adjust,
+    Blanco,
     Chicago,
     Dealer,
     Declare,
@@ -48,6 +49,7 @@ EVENT_TYPES: dict[str, type] = {
     "pass": Pass,
     "tie": Tie,
     "chicago": Chicago,
+    "blanco": Blanco,
     "trick": Trick,
     "last_trick": LastTrick,
     "adjust": Adjust,
@@ -188,6 +190,7 @@ _FIELDS: dict[type, dict[str, tuple[Callable[[str, Any], Any], bool]]] = {
     Pass: {"player": (_name, True)},
     Tie: {"winner": (_winner, False), "cards": (_by_name(_hand), False)},
     Chicago: {"player": (_name, True)},
+    Blanco: {"player": (_name, True)},
     Trick: {"winner": (_name, True), "card": (_card, False)},
     LastTrick: {"winner": (_name, True), "card": (_card, False)},
     Adjust: {"player": (_name, True), "points": (_points, True), "reason": (_reason, True)},
@@ -284,11 +287,15 @@ def read_name(value: Any) -> str:
     return name
 
 
-def read_players(value: Any) -> tuple[str, ...]:
-    """Check the seat order: 2 to 4 distinct, non-empty names of at most 40 characters."""
+def read_players(value: Any, rules: Rules | None = None) -> tuple[str, ...]:
+    """Check the seat order: 2 to 4 distinct, non-empty names of at most 40 characters (up to 6 with
+    the house rule ``more_players``)."""
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         raise _about_file(N_("{key} must be a list of names"), key="'players'")
-    if not 2 <= len(value) <= 4:
+    most = (rules or Rules()).most_players
+    if not 2 <= len(value) <= most:
+        if most > 4:
+            raise FormatError(said(N_("Chicago is played by 2 to 6 players, not {count}"), count=len(value)))
         raise FormatError(said(N_("Chicago is played by 2 to 4 players, not {count}"), count=len(value)))
     names = tuple(read_name(p) for p in value)
     if len({n.casefold() for n in names}) != len(names):
@@ -302,11 +309,11 @@ def load(document: Any) -> MatchFile:
         raise _about_file(N_("a match file is a JSON object"))
     if document.get("format") != FORMAT:
         raise _about_file(N_("{key} must be {value}"), key="'format'", value=f'"{FORMAT}"')
-    players = read_players(document.get("players"))
     try:
         rules = Rules.from_dict(document.get("rules"))
     except RulesError as error:
         raise FormatError(error.words, about_file=True) from None
+    players = read_players(document.get("players"), rules)
     raw = document.get("events", [])
     if not isinstance(raw, list):
         raise _about_file(N_("{key} must be a list"), key="'events'")

@@ -6,6 +6,9 @@ flush, and everybody after passed. The result is the same ``pass`` and
 ``declare`` events the detailed flow records (MATCH_FORMAT.md), so the file,
 the history and ``scorekeeper check`` cannot tell the two apart; the engine
 still checks each one.
+
+The last phase's calls and a Chicago's outcome take one tap each too (``calls_open``,
+``call_events``, ``chicago_outcome_events``), and only in a round that has them.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from scorekeeper.cards import Card, Rank, Suit
-from scorekeeper.events import Declare, Draw, Event, Pass
+from scorekeeper.events import Blanco, Chicago, Declare, Draw, Event, LastTrick, Pass
 from scorekeeper.hands import Category
 from scorekeeper.state import MatchState
 
@@ -53,6 +56,55 @@ def showdown_events(
     if not set(declarers) <= set(left):  # already spoke, or sits out: the engine says why it is refused
         return tuple(Declare(name, hand) for name in declarers)
     return tuple(Declare(name, hand) if name in declarers else Pass(name) for name in left)
+
+
+def calls_open(state: MatchState) -> dict[str, tuple[str, ...]]:
+    """Who may call what now, by event type (``chicago``, ``blanco``): the buttons a page offers.
+
+    A round where nobody may call either gets an empty answer, so no tap is added to it; the call
+    itself is one ordinary ``chicago`` or ``blanco`` event (``call_events``).
+
+    >>> from scorekeeper.rules import Rules
+    >>> from scorekeeper.match import replay
+    >>> from scorekeeper.events import Adjust, Dealer
+    >>> quiet = [Pass("Bo"), Pass("Anna")] * 2
+    >>> start = [Adjust("Bo", 20, ""), Dealer("Anna"), *quiet]
+    >>> calls_open(replay(("Anna", "Bo"), Rules(blanco_chicago=30), start))
+    {'chicago': ('Bo',), 'blanco': ('Bo',)}
+    >>> calls_open(replay(("Anna", "Bo"), Rules(), [Dealer("Anna"), *quiet]))
+    {}
+    """
+    order = state.order if state.phase else ()
+    chicago = tuple(state.players[s] for s in order if state.can_call_chicago(s))
+    blanco = tuple(state.players[s] for s in order if state.can_call_blanco(s))
+    return {kind: names for kind, names in (("chicago", chicago), ("blanco", blanco)) if names}
+
+
+def call_events(kind: str, player: str) -> tuple[Event, ...]:
+    """A Chicago or blanco Chicago call as its event (the engine checks it)."""
+    return (Blanco(player) if kind == "blanco" else Chicago(player),)
+
+
+def chicago_outcome_events(state: MatchState, breaker: str | None) -> tuple[Event, ...]:
+    """A called Chicago's trick play in one tap: made (``breaker`` None), or broken by ``breaker``.
+
+    MATCH_FORMAT.md's ``last_trick``: the trick that breaks a Chicago ends the trick play, so its
+    taker is the last trick's winner; that is whom house rule ``chicago_break_bonus`` pays. Without
+    a Chicago called, ``breaker`` simply took the last trick.
+
+    >>> from scorekeeper.rules import Rules
+    >>> from scorekeeper.match import replay
+    >>> from scorekeeper.events import Adjust, Dealer
+    >>> quiet = [Pass("Bo"), Pass("Anna")] * 2
+    >>> state = replay(("Anna", "Bo"), Rules(), [Adjust("Bo", 20, ""), Dealer("Anna"), *quiet, Chicago("Bo")])
+    >>> chicago_outcome_events(state, None), chicago_outcome_events(state, "Anna")
+    ((LastTrick(winner='Bo', card=None),), (LastTrick(winner='Anna', card=None),))
+    """
+    if breaker is None and state.chicago is not None:
+        return (LastTrick(state.players[state.chicago]),)
+    if breaker is None:
+        return ()
+    return (LastTrick(breaker),)
 
 
 def drawn_by_rank(drawn: Mapping[str, Rank | Card]) -> Draw:

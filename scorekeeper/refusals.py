@@ -191,6 +191,46 @@ class Refusal(Worded):
         N_("{caller} has already called Chicago this round"),
         Section.CHICAGO,
     )
+    CHICAGO_LAST_PHASE = (
+        "chicago_last_phase",
+        N_("Chicago is called in the last phase, before the first trick"),
+        Section.CHICAGO,
+    )
+    BLANCO_OFF = (
+        "blanco_off",
+        N_("Blanco Chicago is not played in this match"),
+        Section.CHICAGO,
+    )
+    BLANCO_PHASE = (
+        "blanco_phase",
+        N_("A blanco Chicago is called in the last phase, before its exchange"),
+        Section.CHICAGO,
+    )
+    BLANCO_EXCHANGED = (
+        "blanco_exchanged",
+        N_("{player} has already exchanged: a blanco Chicago is called before exchanging"),
+        Section.CHICAGO,
+    )
+    BLANCO_TWICE = (
+        "blanco_twice",
+        N_("{caller} has already called a blanco Chicago this round"),
+        Section.CHICAGO,
+    )
+    BLANCO_NO_CHICAGO = (
+        "blanco_no_chicago",
+        N_("{caller} called a blanco Chicago: nobody may call Chicago this round"),
+        Section.CHICAGO,
+    )
+    BLANCO_NO_EXCHANGE = (
+        "blanco_no_exchange",
+        N_("{player} called a blanco Chicago and takes no cards"),
+        Section.CHICAGO,
+    )
+    TRICKS_LAST_PHASE = (
+        "tricks_last_phase",
+        N_("Tricks are played in the last phase, after the exchange"),
+        Section.TRICKS,
+    )
     TRICKS_PHASE = (
         "tricks_phase",
         N_("Tricks are played in phase 3, after the exchange"),

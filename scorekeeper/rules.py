@@ -78,6 +78,8 @@ NUMBERS: Mapping[str, Bounds] = MappingProxyType(
         "chicago": POINTS,
         "chicago_min": POINTS,
         "no_exchange_at": POINTS,
+        "blanco_chicago": POINTS,
+        "chicago_break_bonus": POINTS,
         "exchange.count": Bounds(0, 5),  # MATCH_FORMAT.md: 0-5 cards
         "adjust.points": Bounds(-POINTS.high, POINTS.high),  # a correction: + or -
     }
@@ -119,6 +121,20 @@ class Rules:
     no_exchange_at: int | None = None
     chicago_leads: bool = False
     deuce_last_trick_double: bool = False
+    # The variants of RULES.md, "Variants other scorekeepers and tables play".
+    chicago_to_win: bool = False
+    four_of_a_kind_resets: bool = False
+    instant_win: tuple[Category, ...] = ()
+    blanco_chicago: int | None = None
+    chicago_break_bonus: int = 0
+    over_target_resets: bool = False
+    phases: int = 3
+    more_players: bool = False
+
+    @property
+    def most_players(self) -> int:
+        """How many players may sit at the table: 4, or 6 with the variant ``more_players``."""
+        return 6 if self.more_players else 4
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, *, bounded: bool = True) -> Rules:
@@ -157,7 +173,7 @@ class Rules:
                 if changed:
                     out["points"] = changed
             elif value != default:
-                out[f.name] = value.value if isinstance(value, WinMode) else value
+                out[f.name] = _written(value)
         return out
 
     def __eq__(self, other: object) -> bool:
@@ -216,7 +232,38 @@ class Rules:
             out.append(said(N_("The Chicago player leads the first trick.")))
         if self.deuce_last_trick_double:
             out.append(said(N_("The last trick won with a 2 scores double.")))
+        return tuple(out) + self._variant_changes()
+
+    def _variant_changes(self) -> tuple[Said, ...]:
+        """The sentences of RULES.md's variants, in its order."""
+        out: list[Said] = []
+        if self.chicago_to_win:
+            out.append(said(N_("Only a player who has won a Chicago can win the match.")))
+        if self.four_of_a_kind_resets:
+            out.append(said(N_("A showdown won with four of a kind puts everybody else back to 0.")))
+        for hand in self.instant_win:
+            out.append(said(N_("{hand} wins the match at once."), hand=said(hand.label)))
+        if self.blanco_chicago is not None:
+            out.append(
+                said(N_("A blanco Chicago may be called; it is worth {points}."), points=self.blanco_chicago)
+            )
+        if self.chicago_break_bonus:
+            out.append(said(N_("Breaking a Chicago scores {points}."), points=self.chicago_break_bonus))
+        if self.over_target_resets:
+            out.append(said(N_("Going over the target without a won Chicago puts a total back to 0.")))
+        if self.phases == 2:
+            out.append(said(N_("A round has two phases.")))
+        if self.more_players:
+            out.append(said(N_("Five or six players may play.")))
         return tuple(out)
+
+
+def _written(value: Any) -> Any:
+    if isinstance(value, WinMode):
+        return value.value
+    if isinstance(value, tuple):  # instant_win: hand names
+        return [hand.value for hand in value]
+    return value
 
 
 def _whole(key: str, value: Any, bounded: bool, bounds: str | None = None) -> int:
@@ -264,6 +311,22 @@ def _threshold(key: str, value: Any, bounded: bool) -> int | None:
     return None if value is None else _whole(key, value, bounded)
 
 
+def _hands(key: str, value: Any, bounded: bool) -> tuple[Category, ...]:
+    names = {c.value: c for c in DECLARABLE}
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise RulesError(said(N_("{key} must be a list of hand names"), key=f"'{key}'"))
+    for name in value:
+        if name not in names:
+            raise RulesError(said(N_("{name} is not a hand name"), name=f"'{name}'"))
+    return tuple(c for c in DECLARABLE if c.value in value)  # in the table's order, each once
+
+
+def _phases(key: str, value: Any, bounded: bool) -> int:
+    if value not in (2, 3) or type(value) is not int:
+        raise RulesError(said(N_("{key} must be {first} or {second}"), key=f"'{key}'", first="3", second="2"))
+    return int(value)
+
+
 _READERS: dict[str, Callable[[str, Any, bool], Any]] = {
     "target": _whole,
     "points": _points,
@@ -274,4 +337,12 @@ _READERS: dict[str, Callable[[str, Any, bool], Any]] = {
     "no_exchange_at": _threshold,
     "chicago_leads": _flag,
     "deuce_last_trick_double": _flag,
+    "chicago_to_win": _flag,
+    "four_of_a_kind_resets": _flag,
+    "instant_win": _hands,
+    "blanco_chicago": _threshold,
+    "chicago_break_bonus": _whole,
+    "over_target_resets": _flag,
+    "phases": _phases,
+    "more_players": _flag,
 }

@@ -29,6 +29,16 @@ class Reason(Worded):
     CHICAGO_WON = "chicago_won", N_("Chicago won"), N_("Chicago won")
     CHICAGO_LOST = "chicago_lost", N_("Chicago lost"), N_("Chicago lost")
     ADJUST = "adjust", N_("Corrections"), N_("correction")
+    # The variants of RULES.md (house rules).
+    BLANCO_WON = "blanco_won", N_("Blanco Chicago won"), N_("blanco Chicago won")
+    BLANCO_LOST = "blanco_lost", N_("Blanco Chicago lost"), N_("blanco Chicago lost")
+    CHICAGO_BROKEN = "chicago_broken", N_("Chicago broken"), N_("broke the Chicago")
+    FOUR_OF_A_KIND_RESET = (
+        "four_of_a_kind_reset",
+        N_("Reset by four of a kind"),
+        N_("reset by four of a kind"),
+    )
+    OVER_TARGET = "over_target", N_("Over the target"), N_("over the target without a Chicago")
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.scores import Outcome, ScoreChange, Scored, _History
-from scorekeeper.words import N_, Listed, Said, listed, said
+from scorekeeper.words import N_, NP_, Listed, Said, listed, said, said_n
 
 DECK_SIZE = 52
 HAND_SIZE = 5
@@ -27,10 +27,10 @@ class Stage(StrEnum):
     """Where a match stands; which events it can take next."""
 
     FIRST_DEALER = "first_dealer"  # draw or dealer
-    EXCHANGE = "exchange"  # exchanges, or the phase goes on (declare/pass; in phase 3 Chicago/tricks)
+    EXCHANGE = "exchange"  # exchanges, or the phase goes on (declare/pass; in the last phase Chicago/tricks)
     SHOWDOWN = "showdown"  # declare or pass, in speaking order
     TIE = "tie"  # the best category was declared more than once; cards or a verdict settle it
-    TRICKS = "tricks"  # phase 3: the trick play
+    TRICKS = "tricks"  # the last phase (phase 3, or 2 with two phases): the trick play
     FINISHED = "finished"
 
 
@@ -97,10 +97,13 @@ class MatchState:
     shown: bool = False
     unsupported: Scored | None = None
     held: Scored | None = None  # phase 2: the cards shown make at least the hand scored in phase 1
-    chicago: int | None = None
+    chicago: int | None = None  # who called Chicago this round (a blanco Chicago too)
+    blanco: bool = False  # house rule blanco_chicago: the Chicago called this round is a blanco Chicago
     tricks: tuple[tuple[int, Card | None], ...] = ()
     tricks_over: bool = False
     winner: int | None = None
+    won_with: Category | None = None  # house rule instant_win: the hand that won the match at once
+    chicago_winners: tuple[int, ...] = ()  # the seats that have won a Chicago (of either kind) in the match
     outcome: Outcome | None = None
     history: _History | None = field(default=None, repr=False)
     # Each seat's best declaration in the match (events undone do not count: a state never saw
@@ -148,9 +151,19 @@ class MatchState:
         """The seat to declare or pass next, in a showdown (or as it opens)."""
         if self.stage not in (Stage.EXCHANGE, Stage.SHOWDOWN) or self.phase == 0:
             return None
-        if self.stage is Stage.EXCHANGE and self.phase == 3:
+        if self.stage is Stage.EXCHANGE and self.in_last_phase:
             return None
         return self.order[len(self.declarations)]
+
+    @property
+    def last_phase(self) -> int:
+        """The number of the round's last phase (Chicago, tricks, last showdown): 3, or 2 with two phases."""
+        return self.rules.phases
+
+    @property
+    def in_last_phase(self) -> bool:
+        """The round is in its last phase."""
+        return self.phase == self.rules.phases
 
     def legal_hands(self) -> tuple[Category, ...]:
         """The declarations allowed now: at least as high as the best so far."""
@@ -172,7 +185,7 @@ class MatchState:
 
         House rule ``chicago_leads``: the Chicago player leads the first trick.
         """
-        if self.phase != 3 or self.tricks_over:
+        if not self.in_last_phase or self.tricks_over:
             return None
         if self.tricks:
             return self.tricks[-1][0]
@@ -219,10 +232,13 @@ class MatchState:
                     None if leader is None else names[leader],
                     text=said(N_("Trick {number}"), number=number),
                 )
-        if self.stage is Stage.EXCHANGE and self.phase == 3:
+        if self.stage is Stage.EXCHANGE and self.in_last_phase:
             seat = self.next_exchanger
             who = None if seat is None else names[seat]
-            return NextAction("exchange", who, text=said(N_("Phase 3: exchange, then tricks")))
+            text = said(N_("Phase 3: exchange, then tricks"))
+            if self.last_phase != 3:
+                text = said(N_("Last phase: exchange, then tricks"))
+            return NextAction("exchange", who, text=text)
         seat = self.speaker
         assert seat is not None
         text = said(N_("{player} to declare or pass"), player=names[seat])
@@ -238,7 +254,7 @@ class MatchState:
         them is open too: the showdown in phases 1 and 2, the tricks in phase 3.
         """
         if self.stage is Stage.EXCHANGE:
-            return (Stage.EXCHANGE, Stage.TRICKS if self.phase == 3 else Stage.SHOWDOWN)
+            return (Stage.EXCHANGE, Stage.TRICKS if self.in_last_phase else Stage.SHOWDOWN)
         return (self.stage,)
 
     @property
@@ -249,17 +265,58 @@ class MatchState:
     @property
     def last_showdown(self) -> bool:
         """The showdown after the tricks, which ends the round."""
-        return self.stage is Stage.SHOWDOWN and self.phase == 3
+        return self.stage is Stage.SHOWDOWN and self.in_last_phase
 
     @property
     def show_due(self) -> bool:
-        """RULES.md, Phase 2: the phase-1 scorer shows the hand now, before exchanging."""
+        """RULES.md, Phase 2: the phase-1 scorer shows the hand now, before exchanging (in the last
+        phase, with two phases)."""
         return self.phase1 is not None and self.show_refusal(self.phase1.seat) is None
 
     @property
     def chicago_open(self) -> bool:
-        """Chicago can still be called this round: phase 3, before the first trick, by nobody yet."""
+        """Chicago can still be called this round: the last phase, before the first trick, by nobody yet."""
         return self._chicago_closed() is None and self.chicago is None
+
+    @property
+    def blanco_open(self) -> bool:
+        """House rule blanco_chicago: a blanco Chicago can still be called (by a player yet to exchange)."""
+        return (
+            self.rules.blanco_chicago is not None and self._blanco_closed() is None and self.chicago is None
+        )
+
+    @property
+    def chicago_value(self) -> int:
+        """What this round's Chicago wins or loses: the Chicago value, or the blanco value."""
+        if self.blanco and self.rules.blanco_chicago is not None:
+            return self.rules.blanco_chicago
+        return self.rules.chicago
+
+    def has_won_chicago(self, seat: int) -> bool:
+        """The seat has won a Chicago (or a blanco Chicago) in this match."""
+        return seat in self.chicago_winners
+
+    def may_win(self, seat: int) -> bool:
+        """House rule chicago_to_win: only a player who has won a Chicago can win the match."""
+        return not self.rules.chicago_to_win or self.has_won_chicago(seat)
+
+    @property
+    def needs_chicago(self) -> tuple[int, ...]:
+        """House rule chicago_to_win: the seats at or above the target playing on without a won Chicago."""
+        if self.is_finished:
+            return ()
+        target = self.rules.target
+        return tuple(s for s, score in enumerate(self.scores) if score >= target and not self.may_win(s))
+
+    def needs_chicago_words(self) -> tuple[Said, ...]:
+        """``needs_chicago`` in words: "Bo has 55 points but must win a Chicago to win"."""
+        must = NP_(
+            "{player} has {score} point but must win a Chicago to win",
+            "{player} has {score} points but must win a Chicago to win",
+        )
+        return tuple(
+            said_n(must, "score", player=self.players[s], score=self.scores[s]) for s in self.needs_chicago
+        )
 
     @property
     def last_trick_alone(self) -> bool:
@@ -300,6 +357,8 @@ class MatchState:
             last = max(self.exchanged, key=self.order.index)
             if self.order.index(seat) < self.order.index(last):
                 return RuleBroken(Refusal.EXCHANGE_ORDER, player=player, last=self.players[last])
+        if count > 0 and self.blanco and seat == self.chicago:
+            return RuleBroken(Refusal.BLANCO_NO_EXCHANGE, player=player)
         threshold = self.rules.no_exchange_at
         if count > 0 and threshold is not None and self.scores[seat] >= threshold:
             score = self.scores[seat]
@@ -334,7 +393,9 @@ class MatchState:
         refusal = self.round_refusal() or self.seat_refusal(seat)
         if refusal is not None:
             return refusal
-        if self.phase == 3 and self.chicago is not None and not self.tricks:
+        if self.in_last_phase and self.chicago is not None and not self.tricks:
+            if self.blanco:
+                return RuleBroken(Refusal.BLANCO_NO_CHICAGO, caller=self.players[self.chicago])
             return RuleBroken(Refusal.CHICAGO_TWICE, caller=self.players[self.chicago])
         refusal = self._chicago_closed()
         if refusal is not None:
@@ -350,19 +411,54 @@ class MatchState:
         """True if ``seat`` may call Chicago now."""
         return self.chicago_refusal(seat) is None
 
+    def blanco_refusal(self, seat: int) -> RuleBroken | None:
+        """Why ``seat`` may not call a blanco Chicago now (RULES.md, Variants), or None."""
+        refusal = self.round_refusal() or self.seat_refusal(seat)
+        if refusal is not None:
+            return refusal
+        if self.rules.blanco_chicago is None:
+            return RuleBroken(Refusal.BLANCO_OFF)
+        if self.in_last_phase and self.chicago is not None and not self.tricks_over:
+            if self.blanco:
+                return RuleBroken(Refusal.BLANCO_TWICE, caller=self.players[self.chicago])
+            return RuleBroken(Refusal.CHICAGO_TWICE, caller=self.players[self.chicago])
+        refusal = self._blanco_closed()
+        if refusal is not None:
+            return refusal
+        player = self.players[seat]
+        if seat in self.exchanged:
+            return RuleBroken(Refusal.BLANCO_EXCHANGED, player=player)
+        minimum = self.rules.chicago_min
+        if self.scores[seat] < minimum:
+            return RuleBroken(Refusal.CHICAGO_MIN, player=player, score=self.scores[seat], min=minimum)
+        return None
+
+    def can_call_blanco(self, seat: int) -> bool:
+        """True if ``seat`` may call a blanco Chicago now."""
+        return self.blanco_refusal(seat) is None
+
     def trick_refusal(self) -> RuleBroken | None:
         """Why no trick may be recorded now, or None."""
         return self.round_refusal() or self._trick_closed()
 
     def _chicago_closed(self) -> RuleBroken | None:
-        if self.phase != 3 or self.stage not in (Stage.EXCHANGE, Stage.TRICKS) or self.tricks:
+        if not self.in_last_phase or self.stage not in (Stage.EXCHANGE, Stage.TRICKS) or self.tricks:
+            if self.last_phase != 3:
+                return RuleBroken(Refusal.CHICAGO_LAST_PHASE)
             return RuleBroken(Refusal.CHICAGO_PHASE)
         return None
 
+    def _blanco_closed(self) -> RuleBroken | None:
+        if not self.in_last_phase or self.stage is not Stage.EXCHANGE:
+            return RuleBroken(Refusal.BLANCO_PHASE)
+        return None
+
     def _trick_closed(self) -> RuleBroken | None:
-        if self.phase == 3 and self.tricks_over:
+        if self.in_last_phase and self.tricks_over:
             return RuleBroken(Refusal.TRICKS_OVER)
-        if self.phase != 3 or self.stage not in (Stage.EXCHANGE, Stage.TRICKS):
+        if not self.in_last_phase or self.stage not in (Stage.EXCHANGE, Stage.TRICKS):
+            if self.last_phase != 3:
+                return RuleBroken(Refusal.TRICKS_LAST_PHASE)
             return RuleBroken(Refusal.TRICKS_PHASE)
         return None
 

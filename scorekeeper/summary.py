@@ -165,7 +165,7 @@ class Tally:
     """
 
     # The newest change counted (None: none), known by identity: each change is made once, for
-    # one place in one match's history (match._score), so a state that holds it holds every
+    # one place in one match's history (scoring.set_total), so a state that holds it holds every
     # change counted before it too.
     last: ScoreChange | None
     points: tuple[tuple[tuple[str, int], ...], ...]  # by seat: (source, points), in order of first score
@@ -211,8 +211,8 @@ def tally(state: MatchState, since: Tally | None = None) -> Tally:
     for change in reversed(added):
         seat, key = change.seat, change.hand.value if change.hand is not None else change.reason.value
         points[seat][key] = points[seat].get(key, 0) + change.delta
-        won[seat] += change.reason is Reason.CHICAGO_WON
-        lost[seat] += change.reason is Reason.CHICAGO_LOST
+        won[seat] += change.reason in (Reason.CHICAGO_WON, Reason.BLANCO_WON)  # a Chicago of either kind
+        lost[seat] += change.reason in (Reason.CHICAGO_LOST, Reason.BLANCO_LOST)
         totals[seat] += change.delta
         if ends is not None and ends.number == change.round:
             ends = ends.before

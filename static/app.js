@@ -67,7 +67,11 @@
 
   function lost(detail) {
     var key = keyOf(detail);
-    if (!key) { show(); return; }  // nothing that may be sent again: "not saved – tap again"
+    if (!key) {  // a read (a spectator's poll comes again by itself), or a form that may not be sent again
+      var read = detail && detail.requestConfig && detail.requestConfig.verb === "get";
+      if (read) { show(words.waiting, "waiting"); } else { show(); }  // "not saved – tap again"
+      return;
+    }
     if (sending === key) { sending = null; }
     if (!taps.some(function (tap) { return tap.key === key; })) {
       var config = detail.requestConfig;
@@ -276,7 +280,8 @@
 })();
 
 // The new-match form: each seat's first-dealer choice says the name typed for that seat, as it
-// is typed (the server says the same once the form is posted; data-named is its translated sentence).
+// is typed (the server says the same once the form is posted; data-named is its translated sentence),
+// and Enter in a seat goes on to the next seat while one is empty (issue 25).
 (function () {
   "use strict";
   document.addEventListener("input", function (event) {
@@ -289,6 +294,41 @@
     if (!label) { return; }
     var name = field.value.trim();
     label.textContent = name ? fieldset.dataset.named.split("{name}").join(name) : label.dataset.unnamed;
+  });
+
+  // Enter ("Go" on a phone's keyboard) in a seat's field: on to the next empty seat while there is one
+  // after a name just typed; from an empty seat, or the last one, it starts the match once two names
+  // are in (the hidden first "Start" takes it). The keyboard's key says which: "next" or "go".
+  // Without this script Enter starts the match from any seat (the first two are required).
+  function seats(form) { return Array.prototype.slice.call(form.querySelectorAll("input[name=name]")); }
+  function nextEmpty(fields, field) {
+    if (!field.value.trim()) { return null; }
+    var after = fields.slice(fields.indexOf(field) + 1);
+    return after.filter(function (seat) { return !seat.value.trim(); })[0] || null;
+  }
+  function named(fields) { return fields.filter(function (seat) { return seat.value.trim(); }).length; }
+  function hints(form) {
+    var fields = seats(form);
+    var ready = named(fields) >= 2;
+    fields.forEach(function (field) {
+      field.setAttribute("enterkeyhint", nextEmpty(fields, field) || !ready ? "next" : "go");
+    });
+  }
+  document.querySelectorAll("form.new-match").forEach(hints);
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form && event.target.name === "name" && form.classList.contains("new-match")) { hints(form); }
+  });
+  document.addEventListener("keydown", function (event) {
+    var field = event.target;
+    var form = field.form;
+    if (event.key !== "Enter" || event.isComposing || !form || field.name !== "name" || !form.classList.contains("new-match")) { return; }
+    var fields = seats(form);
+    var next = nextEmpty(fields, field);
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
   });
 })();
 

@@ -46,6 +46,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="also run the deep runs (marked nightly) and every web test under both profiles",
     )
+    parser.addoption(
+        "--screens",
+        action="store_true",
+        help="keep a screenshot of every screen the browser tests pass through (test-output/screens/)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -7,6 +7,7 @@ import pytest
 from scorekeeper.cards import parse_card, parse_cards
 from scorekeeper.events import (
     Adjust,
+    Blanco,
     Chicago,
     Dealer,
     Declare,
@@ -56,6 +57,8 @@ def event(line: str) -> Event:
             return Tie(winner=None if words[0] == "identical" else words[0])
         case "chicago":
             return Chicago(words[0])
+        case "blanco":
+            return Blanco(words[0])
         case "trick" | "last_trick":
             card = parse_card(words[1]) if len(words) > 1 else None
             return (Trick if kind == "trick" else LastTrick)(words[0], card)

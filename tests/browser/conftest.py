@@ -1,4 +1,4 @@
-"""Real-browser fixtures: the app under gunicorn on 127.0.0.1, and Debian's Chromium through Playwright.
+"""Real-browser fixtures: the app under `scorekeeper serve` on 127.0.0.1, and Debian's Chromium through Playwright.
 
 Playwright cannot download its own browser here, so Chromium is the system
 one (``apt-get install chromium``, done by .ci/run). These tests never skip:
@@ -113,22 +113,25 @@ def browser():
 
 
 class Screens:
-    """Numbered screenshots of every screen a test passes through, under test-output/screens/<test>/."""
+    """Numbered screenshots of every screen a test passes through, under test-output/screens/<test>/,
+    taken under ``pytest --screens`` (to look at them; some 360 of them cost the suite about a minute)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, taken: bool) -> None:
         self.folder = OUTPUT / re.sub(r"[^\w-]+", "-", name)
-        shutil.rmtree(self.folder, ignore_errors=True)
-        self.folder.mkdir(parents=True)
-        self.count = 0
+        self.count, self.taken = 0, taken
+        if taken:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder.mkdir(parents=True)
 
     def __call__(self, page, what: str, full_page: bool = False) -> None:
         self.count += 1
-        page.screenshot(path=str(self.folder / f"{self.count:02d}-{what}.png"), full_page=full_page)
+        if self.taken:
+            page.screenshot(path=str(self.folder / f"{self.count:02d}-{what}.png"), full_page=full_page)
 
 
 @pytest.fixture
 def screens(request) -> Screens:
-    return Screens(request.node.name)
+    return Screens(request.node.name, request.config.getoption("--screens"))
 
 
 def new_phone(browser):

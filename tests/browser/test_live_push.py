@@ -65,3 +65,21 @@ def test_without_the_stream_the_board_polls_and_still_follows(page, other_phone,
     assert asked  # polls brought it
     assert "deals" in live.locator("#board").inner_text()
     live.close()
+
+
+def test_a_poll_without_an_answer_says_it_tries_again_and_never_not_saved(page, other_phone, server):
+    """A spectator saves nothing: a board that does not come says so, and goes when one comes."""
+    watch_url = share_link(page, server)
+    other_phone.route(STREAM, lambda route: route.abort("connectionrefused"))
+    live = other_phone.new_page()
+    live.goto(watch_url)
+    wait_until(live, "() => document.body.dataset.stream === 'down'")
+    other_phone.route("**/watch/board?*", lambda route: route.abort("connectionrefused"))
+    banner = live.locator("#offline")
+    banner.wait_for(state="visible", timeout=10_000)  # the next poll had no answer
+    assert "trying again" in banner.inner_text() and "Not saved" not in banner.inner_text()
+    other_phone.unroute("**/watch/board?*")
+    draw_for_deal(page, Anna="5h", Bo="Ks")
+    banner.wait_for(state="hidden", timeout=10_000)  # a poll answered
+    assert "deals" in live.locator("#board").inner_text()
+    live.close()

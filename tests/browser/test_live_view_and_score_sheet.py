@@ -112,6 +112,16 @@ def test_the_spectator_sees_a_chicago_called(browser, server, screens, axe):
     assert on_first_screen(live, "#board p.chicago-on")
     screens(live, "chicago-called")
     assert violations(live, axe) == []
+    # A new user (issue 25): the call stayed said after the Chicago was settled, until the round ended.
+    round_line = live.locator("#board .where").inner_text()
+    table.goto(f"{server}/m/{match_id}")
+    other = next(name for name in document["players"] if name != caller)
+    table.get_by_role("button", name=f"{other} took a trick", exact=True).click()
+    wait_until(live, "() => document.querySelector('#board p.chicago-on') === null", 10)
+    board = live.locator("#board").inner_text()
+    assert f"{caller}'s Chicago broke: {other} took a trick" in board
+    assert live.locator("#board .where").inner_text() == round_line  # the round goes on
+    screens(live, "chicago-broken")
     keeper.close()
     spectator.close()
 

@@ -68,15 +68,63 @@ def test_go_on_the_new_match_form_starts_the_match_with_the_seats_as_typed(
     context, page = phone(browser, viewport)
     try:
         page.goto(server + "/new")
-        for i, name in enumerate(FOUR):
-            page.locator("input[name=name]").nth(i).fill(name)
+        seats = page.locator("input[name=name]")
+        seats.first.focus()
+        for i, name in enumerate(FOUR):  # typed as on a phone: a name, then the keyboard's key
+            assert page.evaluate("document.activeElement.name") == "name"
+            assert seats.nth(i).evaluate("e => e === document.activeElement")
+            page.keyboard.type(name)
+            assert seats.nth(i).get_attribute("enterkeyhint") == ("go" if i == 3 else "next")
+            if i < 3:
+                page.keyboard.press("Enter")  # "next": on to the next seat
+        assert page.url.endswith("/new")
         start = page.locator("form.new-match > button.primary")
         assert in_view(page, start), start.bounding_box()
         screens(page, "four-names-typed")
-        page.locator("input[name=name]").nth(3).press("Enter")  # the keyboard's "Go"
+        page.keyboard.press("Enter")  # the last seat's "Go"
         page.wait_for_url(re.compile(r"/m/[\w-]+$"))
         wait_until(page, SETTLED)
         assert page.locator("#scoreboard .seat .name").all_inner_texts() == list(FOUR)
+    finally:
+        context.close()
+
+
+def test_enter_after_the_second_name_goes_on_to_the_third_seat_and_starts_from_there(
+    browser, server, screens
+):
+    """Issue 25 (a new user): "Go" in Seat 2 started a match of two at once, where Seat 1's had moved on."""
+    context, page = phone(browser)
+    try:
+        page.goto(server + "/new")
+        seats = page.locator("input[name=name]")
+        assert seats.nth(2).get_attribute("enterkeyhint") == "next"  # not two names yet
+        seats.first.fill("Anna")
+        seats.first.press("Enter")
+        page.keyboard.type("Bo")
+        assert seats.nth(1).get_attribute("enterkeyhint") == "next"
+        page.keyboard.press("Enter")
+        assert page.url.endswith("/new")
+        assert seats.nth(2).evaluate("e => e === document.activeElement")
+        assert seats.nth(2).get_attribute("enterkeyhint") == "go"  # two names in, the rest empty
+        screens(page, "on-to-seat-3")
+        page.keyboard.press("Enter")  # no third player: "Go" from the empty seat starts the match
+        page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+        wait_until(page, SETTLED)
+        assert page.locator("#scoreboard .seat .name").all_inner_texts() == ["Anna", "Bo"]
+    finally:
+        context.close()
+
+
+def test_without_javascript_enter_in_a_seat_starts_the_match(browser, server):
+    context = browser.new_context(viewport=SMALL, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(server + "/new")
+        page.locator("input[name=name]").nth(0).fill("Anna")
+        page.locator("input[name=name]").nth(1).fill("Bo")
+        page.locator("input[name=name]").nth(1).press("Enter")
+        page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+        assert page.locator("#scoreboard .seat .name").all_inner_texts() == ["Anna", "Bo"]
     finally:
         context.close()
 
@@ -201,6 +249,24 @@ def test_undo_is_one_tap_with_its_label_in_full_and_redo_for_a_few_seconds(
         assert page.locator("#scoreboard .seat .score").all_inner_texts() == ["0", "0", "0", "0"]
         redo = page.locator("button.redo")
         assert redo.is_visible() and redo.inner_text().endswith("Göran P declared two pair")
+        # A new user (issue 25): Redo hid the round's line at 360x640. It hides nothing now: the round's
+        # line, Undo, Redo and the seats each have their own place, wholly on the screen.
+        boxes = [
+            page.locator(sel).bounding_box()
+            for sel in (".where", "button.undo", "button.redo", "#scoreboard .seats")
+        ]
+        assert page.locator(".where").inner_text().startswith("Round 1")
+        assert boxes[0]["height"] >= 16 and in_view(page, page.locator(".where"))
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                apart = (
+                    a["x"] + a["width"] <= b["x"]
+                    or b["x"] + b["width"] <= a["x"]
+                    or a["y"] + a["height"] <= b["y"]
+                    or b["y"] + b["height"] <= a["y"]
+                )
+                assert apart, (a, b)
+        assert gaps_between(page, "button.undo, button.redo") >= 8
         screens(page, "redo-offered")
         tap(page, redo)
         assert page.locator("#scoreboard .seat .score").all_inner_texts() == ["0", "2", "0", "0"]
@@ -288,3 +354,29 @@ def test_every_button_on_a_screen_has_a_name_of_its_own(browser, server, screens
     finally:
         context.close()
     assert {screen: twice for screen, twice in seen.items() if twice} == {}
+
+
+def test_every_choice_of_a_four_player_tie_fits_360x640(browser, server, screens):
+    """Issue 25 (a new user, 4 players): after "Pair +1" in phase 2, the six pairs' verdicts, "Three or
+    more declared it" and "No tie after all" are all on the first screen, 44 px high and 8 px apart."""
+    context, page = phone(browser)
+    try:
+        import_match(page, server, FOUR, [{"type": "dealer", "player": "Dan"}, *passes(*FOUR)])
+        page.locator("#turn .quick-grid a.quick-hand[href$='?tie=pair']").click()
+        page.locator("#turn .tie-question").wait_for()
+        wait_until(page, SETTLED)
+        screens(page, "the-tie-list")
+        targets = "#turn form.tie-pair button, #turn details.tie-more > summary, #turn a.button"
+        found = page.locator(targets)
+        assert found.count() == 6 * 3 + 2
+        for target in found.all():
+            box = target.bounding_box()
+            assert in_view(page, target) and box["height"] >= 44, (target.inner_text(), box)
+        assert gaps_between(page, targets) >= 8
+        page.locator("#turn details.tie-more > summary").click()  # the groups of three and of four
+        groups = "#turn form.tie-group button"
+        assert page.locator(groups).count() == 4 * 4 + 5
+        assert gaps_between(page, groups) >= 8
+        screens(page, "three-or-more", full_page=True)
+    finally:
+        context.close()

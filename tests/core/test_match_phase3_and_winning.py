@@ -63,6 +63,8 @@ def test_chicago_won_scores_15_instead_of_the_last_trick():
 def test_a_reason_is_spelled_as_the_stored_point_sources_spell_it():
     # The web layer's figure columns (p_last_trick, p_chicago_won, ...) are named by these values.
     spelled = ["hand", "last_trick", "chicago_won", "chicago_lost", "adjust"]
+    # The variants' point sources come after them (RULES.md, "Variants other scorekeepers and tables play").
+    spelled += ["blanco_won", "blanco_lost", "chicago_broken", "four_of_a_kind_reset", "over_target"]
     assert [reason.value for reason in Reason] == spelled
     assert Reason.CHICAGO_LOST == "chicago_lost" and str(Reason.ADJUST) == "adjust"
 

@@ -1,6 +1,7 @@
 """The match file ``chicago-match/1`` (MATCH_FORMAT.md): a public contract."""
 
 import json
+from pathlib import Path
 
 import pytest
 from script import events
@@ -41,6 +42,7 @@ EVENTS = [
     {"type": "tie", "winner": None},
     {"type": "tie", "cards": {"Bo": "Qs Qh 9c 9d 2s", "Cia": "Ks Kh 9h 9s 2d"}},
     {"type": "chicago", "player": "Bo"},
+    {"type": "blanco", "player": "Bo"},
     {"type": "trick", "winner": "Bo"},
     {"type": "trick", "winner": "Bo", "card": "Ah"},
     {"type": "last_trick", "winner": "Bo", "card": "2c"},
@@ -250,3 +252,88 @@ def test_a_stored_match_is_read_without_the_ranges_but_still_by_type():
 
     with pytest.raises(RulesError, match="'target' must be a whole number from 1 to 1000"):
         Rules.from_dict({"target": 52.0}, bounded=False)
+
+
+# The variants of RULES.md, in the file's spelling (MATCH_FORMAT.md, "rules").
+VARIANTS = {
+    "chicago_to_win": True,
+    "four_of_a_kind_resets": True,
+    "instant_win": ["straight_flush", "royal_flush"],
+    "blanco_chicago": 30,
+    "chicago_break_bonus": 10,
+    "over_target_resets": True,
+    "phases": 2,
+    "more_players": True,
+}
+
+
+def test_every_variant_key_reads_and_writes_back_the_same():
+    match = load(
+        document([{"type": "dealer", "player": "Anna"}, {"type": "blanco", "player": "Bo"}], rules=VARIANTS)
+    )
+    assert match.rules.instant_win == (Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
+    assert dump(match)["rules"] == VARIANTS
+    assert loads(dumps(match)) == match
+    for key, value in VARIANTS.items():
+        assert load(document(rules={key: value})).rules.to_dict() == {key: value}
+
+
+def test_an_old_file_without_the_variant_keys_means_the_base_rules():
+    rules = load(document()).rules
+    assert (rules.chicago_to_win, rules.instant_win, rules.blanco_chicago, rules.phases) == (
+        False,
+        (),
+        None,
+        3,
+    )
+    assert rules == Rules() and rules.changes() == ()
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"phases": 4}, "'phases' must be 3 or 2"),
+        ({"instant_win": "royal_flush"}, "'instant_win' must be a list of hand names"),
+        ({"instant_win": ["royal"]}, "'royal' is not a hand name"),
+        ({"blanco_chicago": -30}, "'blanco_chicago' must be a whole number from 0 to 1000"),
+        ({"chicago_break_bonus": None}, "'chicago_break_bonus' must be a whole number from 0 to 1000"),
+        ({"more_players": "yes"}, "'more_players' must be true or false"),
+    ],
+    ids=[
+        "phases",
+        "instant_win",
+        "instant_win-name",
+        "blanco_chicago",
+        "chicago_break_bonus",
+        "more_players",
+    ],
+)
+def test_a_variant_of_the_wrong_kind_is_a_format_error_naming_it(rules, message):
+    with pytest.raises(FormatError) as caught:
+        load(document(rules=rules))
+    assert caught.value.message == message
+
+
+def test_five_or_six_players_only_with_the_house_rule():
+    six = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fay"]
+    with pytest.raises(FormatError, match="Chicago is played by 2 to 4 players, not 6"):
+        load(document(players=six))
+    assert load(document(players=six, rules={"more_players": True})).players == tuple(six)
+    with pytest.raises(FormatError, match="Chicago is played by 2 to 6 players, not 7"):
+        load(document(players=[*six, "Gus"], rules={"more_players": True}))
+
+
+VARIANT_FILES = sorted((Path(__file__).parents[1] / "matches" / "variants").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", VARIANT_FILES, ids=[p.stem for p in VARIANT_FILES])
+def test_a_variants_recorded_match_writes_back_what_it_read(path):
+    document = json.loads(path.read_text())
+    match = load(document)
+    written = dump(match)
+    assert (written["players"], written["rules"], written["events"]) == (
+        document["players"],
+        document["rules"],
+        document["events"],
+    )
+    assert loads(dumps(match)) == match

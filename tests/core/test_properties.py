@@ -24,7 +24,7 @@ def play_randomly(data, players, rules, steps=120):
     return random_events(players, rules, lambda options: data.draw(st.sampled_from(options)), steps)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.data(), PLAYERS, RULES)
 def test_random_legal_play_never_yields_a_negative_total(data, players, rules):
     _, states = play_randomly(data, players, rules)
@@ -32,7 +32,7 @@ def test_random_legal_play_never_yields_a_negative_total(data, players, rules):
         assert min(state.scores) >= 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.data(), PLAYERS, RULES)
 def test_replay_is_deterministic_and_matches_step_by_step_play(data, players, rules):
     events, states = play_randomly(data, players, rules)
@@ -40,7 +40,7 @@ def test_replay_is_deterministic_and_matches_step_by_step_play(data, players, ru
         assert replay(players, rules, events) == replay(players, rules, events) == states[-1]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.data(), PLAYERS, RULES)
 def test_export_then_import_is_the_identity(data, players, rules):
     events, _ = play_randomly(data, players, rules)
@@ -51,7 +51,7 @@ def test_export_then_import_is_the_identity(data, players, rules):
     assert again.replay() == match.replay()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.data(), PLAYERS, RULES)
 def test_undo_after_any_event_equals_never_having_recorded_it(data, players, rules):
     events, _ = play_randomly(data, players, rules, steps=60)
@@ -63,7 +63,7 @@ def test_undo_after_any_event_equals_never_having_recorded_it(data, players, rul
         assert replay(players, rules, [*events[: i + 1], Undo()]) == replay(players, rules, events[:i])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.data(), PLAYERS, RULES)
 def test_the_charts_points_are_the_score_sheets_totals_at_every_rounds_end(data, players, rules):
     """totals_by_round reads the tally (the write path works it out at every tap that changes a total),
@@ -74,7 +74,7 @@ def test_the_charts_points_are_the_score_sheets_totals_at_every_rounds_end(data,
         assert totals_by_round(state) == [(0,) * len(players), *sheet]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.data(), PLAYERS, RULES)
 def test_each_players_best_declaration_is_the_highest_they_declared_in_events_still_in_effect(
     data, players, rules
@@ -95,7 +95,7 @@ def test_each_players_best_declaration_is_the_highest_they_declared_in_events_st
         assert (state.best_declared or (None,) * len(players)) == tuple(best.values())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.data(), PLAYERS, RULES)
 def test_each_players_points_by_source_are_their_changes_summed_whatever_tally_they_go_on_from(
     data, players, rules

@@ -96,8 +96,11 @@ def _dripping(port: int, head: bytes, count: int, stop: threading.Event) -> list
     """``count`` connections that send ``head`` and then one byte a second."""
 
     def drip(i: int, stop: threading.Event) -> None:
-        try:
+        try:  # a connection the server refused or closed: this attacker is done
             conn = _connect(port, f"127.0.1.{i % 200 + 1}")
+        except OSError:
+            return
+        try:
             conn.sendall(head)
             while not stop.wait(1.0):
                 conn.sendall(b"a")
@@ -152,7 +155,10 @@ def imports(port: int, setup: dict, stop: threading.Event) -> list[threading.Thr
     does not hold them back): a 2 MB file over the cap, and a 250 KB one under it."""
 
     def post(i: int, stop: threading.Event) -> None:
-        phone = Phone(port)
+        try:
+            phone = Phone(port)
+        except (OSError, http.client.HTTPException):
+            return
         sent = 0
         while not stop.is_set():
             sent += 1
@@ -222,7 +228,10 @@ def new_matches(port: int, setup: dict, stop: threading.Event) -> list[threading
     """Two clients starting new matches as fast as they are answered (the default limit holds)."""
 
     def post(i: int, stop: threading.Event) -> None:
-        phone = Phone(port)
+        try:
+            phone = Phone(port)
+        except (OSError, http.client.HTTPException):
+            return
         while not stop.is_set():
             form = {"name": [f"P{random.random()}", "Q", "R"], "dealer": "draw", "start": "1"}
             try:
