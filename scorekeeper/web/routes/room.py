@@ -33,16 +33,18 @@ bp = Blueprint("room", __name__)
 IDLE = timedelta(hours=6)
 # A finished match stays on the board this long, with its winner, so that the room sees who won.
 WON = timedelta(minutes=20)
-MOST = 24  # tables on one board: a large club evening
+# Tables on one board: the largest club evening we imagine (50 tables) and room to spare. Newest
+# first: the evening's matches lead, and one left open from earlier falls to the end, then off.
+MOST = 60
 SHOWN = """
     SELECT id, version FROM matches
     WHERE (status != 'finished' AND updated_at >= ?) OR (status = 'finished' AND updated_at >= ?)
-    ORDER BY created_at, rowid LIMIT ?
+    ORDER BY created_at DESC, rowid DESC LIMIT ?
 """
 
 
 def _shown() -> list[tuple[str, int]]:
-    """The matches on the board, oldest first, and their versions."""
+    """The matches on the board, newest first, and their versions."""
     now = datetime.now(UTC)
     since = [(now - IDLE).isoformat(), (now - WON).isoformat()]
     return [(row[0], row[1]) for row in get_db().execute(SHOWN, [*since, MOST]).fetchall()]

@@ -51,7 +51,7 @@ VERSIONS_KEPT = {"match": 1, "state": 4, "tally": 1}
 # What a state below a match's newest holds that the newest does not (test_a_state_below_the_newest
 # _holds_no_more_than_it_is_charged measures it): a state is folded on from the one before and shares
 # its history. A match keeps one version only, so nothing below it is charged apart.
-OLDER_STATE_BYTES = 2_000
+OLDER_STATE_BYTES = 2_500
 OLDER_CHARGED = {"match": None, "state": OLDER_STATE_BYTES, "tally": None}
 
 
