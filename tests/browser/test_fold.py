@@ -5,9 +5,9 @@ each showdown in both entry styles, a tie, the show, Chicago, the tricks, the
 round's summary, the winner, a tie-break round), every seat's total and every
 enabled control of the steps open now in ``#turn`` are inside the viewport at
 scroll position 0, after a page load and after the swap a tap brings, and
-each control is at least 44 px high with 16 px text. The walk runs at a 3- and
-a 4-player table with long names, in English and in Swedish, and once in dark
-mode.
+each control is at least 44 px high with 16 px text. The walk runs twice: a
+4-player table with long names in English at the three sizes, and a 3-player
+table in Swedish (the longest words) in dark mode at the two smaller ones.
 
 One walk measures each screen at several sizes: the phone's viewport is
 resized in place (no script of the app looks at the viewport, so a screen laid
@@ -263,10 +263,8 @@ def walk(page, server: str, players, fold: Fold) -> None:
 
 ALL = ["360x640", "390x844", "412x915"]
 CONFIGS = [
-    pytest.param(ALL, "light", "en", THREE, id="3-players"),
     pytest.param(ALL, "light", "en", FOUR, id="4-players"),
-    pytest.param(["360x640", "390x844"], "dark", "sv", FOUR, id="4-players-swedish-dark"),
-    pytest.param(["390x844", "360x640"], "light", "sv", THREE, id="3-players-swedish"),
+    pytest.param(["390x844", "360x640"], "dark", "sv", THREE, id="3-players-swedish-dark"),
 ]
 
 

@@ -114,68 +114,6 @@ BROKEN_WORDS = """
 """
 
 
-def import_match(page, server: str, name: str) -> str:
-    import re
-    from pathlib import Path
-
-    from scorekeeper.matchfile import dumps, loads
-
-    matches = Path(__file__).resolve().parents[1] / "matches"
-    page.goto(server + "/import")
-    page.fill("textarea[name=text]", another_match(dumps(loads((matches / f"{name}.json").read_text()))))
-    page.locator("form button.primary").click()
-    page.wait_for_url(re.compile(r"/history$"))
-    return page.url
-
-
-@pytest.mark.parametrize("lang", ["en", "sv", "el", "ca", "uz", "hi", "ja"])
-def test_no_table_breaks_a_word_at_360px(browser, server, screens, lang):
-    """The score sheet and head to head: 'Rou/nd', 'Pha/se', 'An/na' broke inside the word."""
-    from test_phone_layout import check_phone_page
-
-    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
-    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
-    page = context.new_page()
-    history = import_match(page, server, "four-players-in-progress")
-    import_match(page, server, "two-players-to-royal-flush")  # finished: a head to head
-    page.goto(history)
-    found = page.evaluate(BROKEN_WORDS)
-    assert found == {"broken": [], "headers": []}, f"{lang} score sheet"
-    check_phone_page(page, f"{lang} score sheet")
-    screens(page, f"score-sheet-{lang}", full_page=True)
-    page.goto(server + "/players")
-    page.locator(".people a", has_text="Anna").first.click()
-    page.wait_for_load_state()
-    assert page.locator("table.sheet").count() == 2
-    found = page.evaluate(BROKEN_WORDS)
-    assert found == {"broken": [], "headers": []}, f"{lang} player page"
-    check_phone_page(page, f"{lang} player page")
-    screens(page, f"player-{lang}", full_page=True)
-    context.close()
-
-
-@pytest.mark.parametrize("lang", ["en", "sv", "el", "ca", "uz", "hi", "ja"])
-def test_the_header_is_one_line_at_360px_in_every_language(browser, server, screens, lang):
-    """In Swedish the menu wrapped to a second line (about 190 px of header on every page)."""
-    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
-    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
-    page = context.new_page()
-    for path in ("/", "/players", "/rules"):
-        page.goto(server + path)
-        header = page.locator("header.top").bounding_box()
-        assert header["height"] <= 64, f"{lang} {path}: the header is {header['height']} px high"
-        assert header["width"] <= 360
-        links = page.locator("header.top a")
-        tops = {round(links.nth(i).bounding_box()["y"]) for i in range(links.count())}
-        assert len(tops) == 1, f"{lang} {path}: the header's links lie on {len(tops)} lines"
-        for i in range(links.count()):  # every link still has a name (a label, or one for screen readers)
-            assert links.nth(i).evaluate("a => a.innerText.trim() || a.getAttribute('aria-label')")
-            box = links.nth(i).bounding_box()
-            assert box["height"] >= 44 and box["width"] >= 44
-    screens(page, f"header-{lang}")
-    context.close()
-
-
 def test_the_table_of_a_new_user_at_360px(phone, server, screens):
     """In place, with htmx: a refused draw keeps its cards, the show asks for cards in words, a
     correction takes points away, and a tie-break round says so."""

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from browsertools import another_match, button, declare, detailed_entry, start_match, tap
+from test_new_user_in_browser import BROKEN_WORDS
 
 pytestmark = pytest.mark.browser
 
@@ -31,6 +32,20 @@ def check_phone_page(page, where: str) -> None:
     assert small == [], f"{where}: targets under 44px: {small[:5]}"
     size = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
     assert size >= 16
+
+
+def check_header(page, where: str) -> None:
+    """The header's links on one line, each named and thumb-sized, within 360 px."""
+    header = page.locator("header.top").bounding_box()
+    assert header["height"] <= 64, f"{where}: the header is {header['height']} px high"
+    assert header["width"] <= 360
+    links = page.locator("header.top a")
+    tops = {round(links.nth(i).bounding_box()["y"]) for i in range(links.count())}
+    assert len(tops) == 1, f"{where}: the header's links lie on {len(tops)} lines"
+    for i in range(links.count()):  # every link still has a name (a label, or one for screen readers)
+        assert links.nth(i).evaluate("a => a.innerText.trim() || a.getAttribute('aria-label')")
+        box = links.nth(i).bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
 
 
 @pytest.mark.parametrize("width", [360, 390])
@@ -95,14 +110,16 @@ def test_a_match_can_be_scored_without_javascript(browser, server, screens):
 
 @pytest.mark.parametrize("lang", ["en", "sv", "el", "ca", "uz", "hi", "ja"])
 def test_every_page_fits_a_phone_in_every_language(browser, server, screens, lang):
-    """Longer words (Greek, Catalan) and other scripts (Hindi, Japanese) must not push a page wider."""
+    """Longer words (Greek, Catalan) and other scripts (Hindi, Japanese) must not push a page wider,
+    wrap the header's menu (in Swedish it took a second line: 190 px of header on every page) or
+    break a word inside a table ('Rou/nd', 'Pha/se', 'An/na' on the score sheet and head to head)."""
     from scorekeeper.matchfile import dumps, loads
 
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     context.add_cookies([{"name": "lang", "value": lang, "url": server}])
     page = context.new_page()
     matches = Path(__file__).resolve().parents[1] / "matches"
-    for name in ("tie-break-to-ten", "four-players-in-progress"):  # a finished one: head to head
+    for name in ("tie-break-to-ten", "four-players-in-progress"):  # Anna and Bo in both: head to head
         page.goto(server + "/import")
         page.fill("textarea[name=text]", another_match(dumps(loads((matches / f"{name}.json").read_text()))))
         page.locator("form button.primary").click()
@@ -120,6 +137,15 @@ def test_every_page_fits_a_phone_in_every_language(browser, server, screens, lan
         page.goto(server + path)
         assert page.locator("html").get_attribute("lang") == lang
         check_phone_page(page, f"{lang} {path}")
+        if path in ("/", "/players", "/rules"):
+            check_header(page, f"{lang} {path}")
+        if path.endswith("/history"):
+            assert page.evaluate(BROKEN_WORDS) == {"broken": [], "headers": []}, f"{lang} score sheet"
+    page.goto(server + "/players")
+    page.locator(".people a", has_text="Anna").first.click()
+    page.wait_for_load_state()
+    assert page.locator("table.sheet").count() == 2  # her matches, and head to head
+    assert page.evaluate(BROKEN_WORDS) == {"broken": [], "headers": []}, f"{lang} player page"
     screens(page, f"rules-{lang}", full_page=True)
     page.goto(server + f"/m/{match}")
     screens(page, f"table-{lang}", full_page=True)
