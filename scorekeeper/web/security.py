@@ -150,10 +150,6 @@ creation_limit = limiter.shared_limit(create_rate, scope="creations", methods=["
 def init_app(app: Flask) -> None:
     """CSRF tokens on every form and rate limits on the routes that take a secret or make a match."""
     csrf.init_app(app)
-    # The limiter is one object for the process, and it takes an app's RATELIMIT_ENABLED by
-    # setdefault from its own last value: an app that says nothing would inherit "off" from an
-    # app made before it with limits off (tests make many). Each app says its own.
-    app.config.setdefault("RATELIMIT_ENABLED", True)
     limiter.init_app(app)
 
 

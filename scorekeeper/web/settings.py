@@ -192,6 +192,9 @@ def configure(app: Flask, test_config: dict[str, Any] | None, database: str | No
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll; roles renew when added
         RATELIMIT_HEADERS_ENABLED=False,
+        # Said for every app: the limiter is one object for the process and would otherwise take
+        # "off" from the last app made with limits off (its init_app setdefaults its own value).
+        RATELIMIT_ENABLED=True,
         IMPORT_RATE_LIMIT=os.environ.get("SCOREKEEPER_IMPORT_RATE_LIMIT", IMPORT_RATE),
         CREATE_RATE_LIMIT=os.environ.get("SCOREKEEPER_CREATE_RATE_LIMIT", CREATE_RATE),
         APP_VERSION=__version__,
