@@ -9,6 +9,7 @@ one of the 7,462 distinct hands is a single shared ``Hand`` value.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -173,12 +174,12 @@ def _classify(ranks: Sequence[Rank], flush: bool) -> tuple[Category, tuple[Rank,
     return by_shape[tuple(shape)], tuple(groups)
 
 
+_RANK_PRIMES = {rank: Card(rank, Suit.SPADES).prime for rank in Rank}  # a card's prime is its rank's
+
+
 def _prime_product(ranks: Iterable[Rank]) -> int:
     """The lookup key of a hand that is not a flush: its ranks' primes multiplied."""
-    product = 1
-    for rank in ranks:
-        product *= Card(rank, Suit.SPADES).prime
-    return product
+    return math.prod(_RANK_PRIMES[rank] for rank in ranks)
 
 
 def _build_tables() -> tuple[dict[int, Hand], dict[int, Hand]]:

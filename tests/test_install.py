@@ -33,9 +33,25 @@ def test_a_plain_install_from_a_wheel_checks_a_match(tmp_path):
     ):
         assert f"scorekeeper/web/{shipped}" in names, shipped
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    pip = env_dir / "bin" / "pip"
-    subprocess.run([str(pip), "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True)
+    venv.create(
+        env_dir
+    )  # no pip of its own (ensurepip took a third of this test): this one's installs into it
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        check=True,
+    )
     # The command is the web shell's (it adds serve, export, import, backup to the core's check), so
     # it needs the dependencies: lend it this environment's, behind the wheel's own package.
     (site,) = (env_dir / "lib").glob("python3*/site-packages")

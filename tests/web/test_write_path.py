@@ -387,12 +387,12 @@ def test_a_cache_budget_other_than_whole_megabytes_stops_the_app_with_a_reason(t
 def test_taps_and_pages_leave_no_more_than_a_few_bytes_a_tap_beyond_what_the_cache_keeps(tmp_path):
     """Issue 14's soak: a worker's RSS grows while its cache fills with growing matches (by design,
     up to its budget), which the bench's RSS cannot tell from a leak. Here, with every cache entry
-    dropped and the collector run, what 12 matches' next 36 taps each (a tap, then the table's page,
+    dropped and the collector run, what 6 matches' next 36 taps each (a tap, then the table's page,
     as a scorekeeper's phone; the rate limiter on) left allocated is measured, templates compiled
     and connections warmed before, CPython's type cache emptied. A match, a state, a tally, a
     response or a request's objects kept per tap is hundreds of bytes or more; what is left is
-    some 20 bytes a tap when this test runs alone, some 55 after the rest of the web suite in the
-    same process."""
+    5 to 15 KB in all whatever the count of taps (12 matches' taps left 5 KB, 6 matches' 14 KB):
+    less than 100 bytes a tap."""
     events, _ = random_events(("Anna", "Bo", "Cia"), Rules(target=1000), random.Random(3).choice, 80)
     app = create_app(
         {
@@ -432,7 +432,7 @@ def test_taps_and_pages_leave_no_more_than_a_few_bytes_a_tap_beyond_what_the_cac
         return tracemalloc.get_traced_memory()[0]
 
     tap(start(), 76)  # every template and page these taps reach, compiled
-    tables = [start() for _ in range(12)]
+    tables = [start() for _ in range(6)]
     for table in tables:
         tap(table, 40)
     tracemalloc.start()
@@ -443,4 +443,4 @@ def test_taps_and_pages_leave_no_more_than_a_few_bytes_a_tap_beyond_what_the_cac
         grown = left() - before
     finally:
         tracemalloc.stop()
-    assert grown < 100 * 12 * 36, f"{grown} bytes left after {12 * 36} taps"
+    assert grown < 100 * 6 * 36, f"{grown} bytes left after {6 * 36} taps"
