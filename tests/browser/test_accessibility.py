@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsertools import SETTLED, another_match, draw_for_deal, start_match, tap, wait_until
+from browsertools import SETTLED, draw_for_deal, open_imported, start_match, tap, wait_until
 
 from scorekeeper.match import replay
 from scorekeeper.matchfile import MatchFile, dumps, loads
@@ -47,16 +47,6 @@ def violations(page, axe_source: str) -> list[str]:
         found += [f"{scheme}: {v}" for v in result]
     page.emulate_media(color_scheme="light")
     return found
-
-
-def import_match(page, server: str, file: MatchFile) -> str:
-    """Import a match file through the page (this phone becomes its scorekeeper); the table's URL."""
-    page.goto(server + "/import")
-    page.fill("textarea[name=text]", another_match(dumps(file)))
-    page.get_by_role("button", name=re.compile("Import")).click()
-    page.wait_for_url(re.compile(r"/m/[\w-]+/history$"))  # the imported match's score sheet
-    page.goto(page.url.removesuffix("/history"))
-    return page.url
 
 
 def states_worth_checking(file: MatchFile, seen: set[tuple] | None = None) -> list[int]:
@@ -104,7 +94,7 @@ def test_every_page_passes_axe_in_light_and_dark_mode(page, server, axe_source, 
     }  # files, fragments, a stream, a redirect
 
     file = loads((MATCHES / "four-players-in-progress.json").read_text())
-    table = import_match(page, server, file)
+    table = open_imported(page, server, dumps(file))
     match_id = table.rsplit("/", 1)[1]
     share = page.goto(f"{server}/m/{match_id}/handover").text()
     watch = re.search(r"/watch\?t=[\w-]+", share).group(0)
@@ -167,7 +157,7 @@ def test_every_kind_of_scoring_screen_passes_axe(page, server, axe_source):
     ]:
         file = loads((MATCHES / f"{name}.json").read_text())
         for n in states_worth_checking(file, seen):
-            import_match(page, server, MatchFile(file.players, file.rules, file.events[:n]))
+            open_imported(page, server, dumps(MatchFile(file.players, file.rules, file.events[:n])))
             problems[f"{name}[:{n}]"] = violations(page, axe_source)
     assert len(seen) >= 20  # the kinds of screen checked (stage, phase, Chicago, tricks, tie-break)
     assert {k: v for k, v in problems.items() if v} == {}

@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsertools import SETTLED, another_match, pick_cards, tap, wait_until
+from browsertools import SETTLED, import_events, pick_cards, tap, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -140,18 +140,6 @@ class Fold:
         self.check(f"{screen} ({style})")
 
 
-def import_match(page, server: str, players, events, rules=None) -> None:
-    """Store a match from its file through the import page (this phone keeps it); open its table."""
-    text = json.dumps(
-        {"format": "chicago-match/1", "players": list(players), "rules": rules or {}, "events": events}
-    )
-    page.goto(server + "/import")
-    page.fill("textarea[name=text]", another_match(text))
-    page.locator("form button.primary").click()
-    page.wait_for_url(re.compile(r"/m/[\w-]+/history$"))
-    page.goto(page.url.removesuffix("/history"))
-
-
 # Taps by form field, not by wording, so that the walk runs in every language.
 def act(page, selector: str) -> None:
     tap(page, page.locator(selector))
@@ -197,7 +185,7 @@ def trick(page, winner: str) -> None:
 def walk(page, server: str, players, fold: Fold) -> None:
     """A match to the winner that passes every kind of screen a scorekeeper meets, then a tie-break round."""
     dealer, first, second, *rest = players
-    import_match(page, server, players, [], rules={"target": 30})
+    import_events(page, server, players, [], rules={"target": 30})
     fold.check("who deals first")
     act(page, f"#turn form.buttons button[name=player][value='{dealer}']")
     fold.check_both_styles("round 1, phase 1: the first exchange and the showdown")
@@ -257,7 +245,7 @@ def walk(page, server: str, players, fold: Fold) -> None:
         *others,
         {"type": "pass", "player": dealer},
     ]
-    import_match(page, server, players, events, rules={"target": 10})
+    import_events(page, server, players, events, rules={"target": 10})
     fold.check_both_styles("a tie-break round")
 
 

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsertools import another_match, button, declare, detailed_entry, start_match, tap
+from browsertools import button, declare, detailed_entry, open_imported, start_match, tap
 from test_new_user_in_browser import BROKEN_WORDS
 
 pytestmark = pytest.mark.browser
@@ -120,11 +120,8 @@ def test_every_page_fits_a_phone_in_every_language(browser, server, screens, lan
     page = context.new_page()
     matches = Path(__file__).resolve().parents[1] / "matches"
     for name in ("tie-break-to-ten", "four-players-in-progress"):  # Anna and Bo in both: head to head
-        page.goto(server + "/import")
-        page.fill("textarea[name=text]", another_match(dumps(loads((matches / f"{name}.json").read_text()))))
-        page.locator("form button.primary").click()
-        page.wait_for_url(re.compile(r"/history$"))
-    match = page.url.rsplit("/", 2)[1]
+        table = open_imported(page, server, dumps(loads((matches / f"{name}.json").read_text())))
+    match = table.rsplit("/", 1)[1]
     paths = ["/", "/new", f"/m/{match}", f"/m/{match}/history", f"/m/{match}/at/5", f"/m/{match}/handover"]
     paths += [
         "/players",

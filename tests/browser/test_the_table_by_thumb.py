@@ -6,12 +6,10 @@ them at 360 × 640 and 390 × 844 under test-output/screens/.
 
 from __future__ import annotations
 
-import json
 import re
-from datetime import UTC, datetime
 
 import pytest
-from browsertools import SETTLED, draw_for_deal, start_match, tap, wait_until
+from browsertools import SETTLED, draw_for_deal, import_events, start_match, tap, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -22,27 +20,6 @@ FOUR = ("Annabelle", "Göran P", "Cia", "Dan")
 def phone(browser, viewport=SMALL):
     context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=True, has_touch=True)
     return context, context.new_page()
-
-
-def import_match(page, server: str, players, events, rules=None) -> None:
-    """Store a match from its file through the import page; open its table (this phone keeps score).
-
-    Each file gets its own ``created_at``: the same file imported twice is one match.
-    """
-    text = json.dumps(
-        {
-            "format": "chicago-match/1",
-            "created_at": datetime.now(UTC).isoformat(),
-            "players": list(players),
-            "rules": rules or {},
-            "events": events,
-        }
-    )
-    page.goto(server + "/import")
-    page.fill("textarea[name=text]", text)
-    page.locator("form button.primary").click()
-    page.wait_for_url(re.compile(r"/m/[\w-]+/history$"))
-    page.goto(page.url.removesuffix("/history"))
 
 
 def passes(*players: str) -> list[dict]:
@@ -159,7 +136,7 @@ CHICAGO_CALLED = [
 def test_a_chicago_is_asked_and_logged_in_the_words_of_the_table(browser, server, screens, viewport):
     context, page = phone(browser, viewport)
     try:
-        import_match(page, server, FOUR, CHICAGO_CALLED, rules={"chicago_min": 1})
+        import_events(page, server, FOUR, CHICAGO_CALLED, rules={"chicago_min": 1})
         assert page.locator("#turn .tricks h2").first.inner_text() == "Did Annabelle make the Chicago?"
         outcome = page.locator("#turn form.chicago-outcome button")
         assert outcome.all_inner_texts() == [
@@ -205,7 +182,7 @@ def test_the_grid_follows_the_seats_marks_who_speaks_first_and_spaces_its_target
 ):
     context, page = phone(browser, viewport)
     try:
-        import_match(page, server, FOUR, [{"type": "dealer", "player": "Göran P"}])  # Cia speaks first
+        import_events(page, server, FOUR, [{"type": "dealer", "player": "Göran P"}])  # Cia speaks first
         seats = page.locator("#scoreboard .seat .name").all_inner_texts()
         columns = page.locator("#turn .quick-grid button[value^='pair:']")
         assert [
@@ -238,7 +215,7 @@ def test_undo_is_one_tap_with_its_label_in_full_and_redo_for_a_few_seconds(
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     try:
-        import_match(page, server, FOUR, [{"type": "dealer", "player": "Dan"}])
+        import_events(page, server, FOUR, [{"type": "dealer", "player": "Dan"}])
         tap(page, page.locator("#turn .quick-grid button[value='two_pair:Göran P']"))
         label = page.locator("button.undo .says")
         assert label.inner_text().endswith("Göran P declared two pair")
@@ -288,7 +265,7 @@ def test_the_shows_card_entry_fits_and_a_show_that_holds_says_so(browser, server
             {"type": "dealer", "player": "Dan"},
             {"type": "declare", "player": "Annabelle", "hand": "two_pair"},
         ]
-        import_match(page, server, FOUR, events + passes("Göran P", "Cia", "Dan"))
+        import_events(page, server, FOUR, events + passes("Göran P", "Cia", "Dan"))
         page.locator("#turn .show summary").click()
         wait_until(  # app.js scrolls the opened picker up under the scores
             page,
@@ -348,7 +325,7 @@ def test_every_button_on_a_screen_has_a_name_of_its_own(browser, server, screens
         for name in ("Dan", "Annabelle"):
             tap(page, page.get_by_role("button", name=f"{name} passes"))
         check("a-tie-declared")
-        import_match(page, server, FOUR, CHICAGO_CALLED, rules={"chicago_min": 1})
+        import_events(page, server, FOUR, CHICAGO_CALLED, rules={"chicago_min": 1})
         page.locator(".tricks details.trick-by-trick summary").click()
         check("the-chicago-and-its-tricks")
     finally:
@@ -361,7 +338,7 @@ def test_every_choice_of_a_four_player_tie_fits_360x640(browser, server, screens
     more declared it" and "No tie after all" are all on the first screen, 44 px high and 8 px apart."""
     context, page = phone(browser)
     try:
-        import_match(page, server, FOUR, [{"type": "dealer", "player": "Dan"}, *passes(*FOUR)])
+        import_events(page, server, FOUR, [{"type": "dealer", "player": "Dan"}, *passes(*FOUR)])
         page.locator("#turn .quick-grid a.quick-hand[href$='?tie=pair']").click()
         page.locator("#turn .tie-question").wait_for()
         wait_until(page, SETTLED)

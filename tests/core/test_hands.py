@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from scorekeeper.cards import DECK, CardError, parse_hand
-from scorekeeper.hands import DISTINCT_HANDS, Category, classify, compare, evaluate
+from scorekeeper.hands import Category, classify, compare, distinct_hands, evaluate
 
 # RULES.md, Poker hands: standard five-card ranking, royal flush its own category.
 CATEGORIES = [
@@ -124,7 +124,7 @@ def test_evaluate_takes_a_string_card_strings_or_cards():
 
 
 def test_there_are_7462_distinct_hand_values():
-    assert DISTINCT_HANDS == 7462
+    assert distinct_hands() == 7462
 
 
 # treys' and every poker text's counts over the 2,598,960 five-card hands.
