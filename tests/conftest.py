@@ -77,12 +77,19 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--nightly"):
-        return
-    deep = [item for item in items if item.get_closest_marker("nightly")]
-    if deep:
-        config.hook.pytest_deselected(items=deep)
-        items[:] = [item for item in items if not item.get_closest_marker("nightly")]
+    if not config.getoption("--nightly"):
+        deep = [item for item in items if item.get_closest_marker("nightly")]
+        if deep:
+            config.hook.pytest_deselected(items=deep)
+            items[:] = [item for item in items if not item.get_closest_marker("nightly")]
+    # The long tests first (a kill -9 run, a soak, a browser's walk: up to a minute and a half each),
+    # the short ones after them: the workers hand out tests in this order, and short ones fill the
+    # end evenly where a long one started last would keep the run going on one worker alone.
+    items.sort(
+        key=lambda item: (
+            0 if item.get_closest_marker("slow") else 1 if item.get_closest_marker("browser") else 2
+        )
+    )
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)  # a hook of pytest-xdist's, before its own
