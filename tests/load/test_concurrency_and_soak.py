@@ -29,7 +29,9 @@ def test_eight_identical_concurrent_posts_record_once_and_answer_alike(tmp_path)
 
             def send(i: int, path=path, body=body, barrier=barrier, replies=replies) -> None:
                 barrier.wait()
-                response, _ = phones[i].post(path, body)
+                # The acknowledgement only (as kill -9's taps): the same key check, version check and
+                # write, without 1,600 tables rendered (a repeated key's table: test_trust_properties).
+                response, _ = phones[i].post(path, body, minimal=True)
                 replies[i] = (response.status, response.getheader("X-Event-Seq"))
 
             threads = [threading.Thread(target=send, args=(i,)) for i in range(8)]
@@ -37,7 +39,7 @@ def test_eight_identical_concurrent_posts_record_once_and_answer_alike(tmp_path)
                 t.start()
             for t in threads:
                 t.join()
-            assert {status for status, _ in replies} == {200}, (trial, replies)
+            assert {status for status, _ in replies} == {204}, (trial, replies)
             assert {seq for _, seq in replies} == {str(keeper.version)}, (trial, replies)
             keeper.version += 1
             assert keeper.version_now() == keeper.version  # exactly one event per trial
