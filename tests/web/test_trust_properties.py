@@ -348,7 +348,7 @@ class TableMachine(RuleBasedStateMachine):
 
 @pytest.mark.parametrize(
     "sequences",
-    [pytest.param(30, id="30 sequences"), pytest.param(200, id="200 sequences", marks=pytest.mark.nightly)],
+    [pytest.param(20, id="20 sequences"), pytest.param(200, id="200 sequences", marks=pytest.mark.nightly)],
 )
 def test_the_page_always_agrees_with_the_reference_model(tmp_path_factory, sequences):
     TableMachine.app = fresh_app(tmp_path_factory, "i4")
