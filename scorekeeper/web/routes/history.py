@@ -24,7 +24,7 @@ from scorekeeper.web.present.chart import chart
 from scorekeeper.web.present.feed import full_log
 from scorekeeper.web.present.i18n import error_text, rules_summary
 from scorekeeper.web.present.i18n import gettext as _
-from scorekeeper.web.present.table import table_context
+from scorekeeper.web.present.table import table_context, variant_notes
 from scorekeeper.web.roles import keeper_required
 from scorekeeper.web.security import creation_limit, csrf, import_rate, limiter
 from scorekeeper.web.settings import IMPORT_LIMIT
@@ -56,6 +56,7 @@ def _match_page(match: StoredMatch) -> str:
         chart=chart(totals_by_round(state), state.players, state.rules.target),
         log=full_log(match),
         rules_summary=rules_summary(state.rules),
+        **variant_notes(state),
     )
 
 
