@@ -8,7 +8,7 @@ import json
 
 from webtools import HX, recorded, soup
 
-from scorekeeper.web.store import eventlog
+from scorekeeper.web.store import eventlog, stats
 
 
 def imported(client, name: str, cut: int, **rules) -> str:
@@ -87,3 +87,15 @@ def test_an_instant_win_says_the_hand_at_the_table_and_in_the_history(client):
         "(Straight flush wins the match at once.)"
         in soup(client.get(f"/m/{match_id}/history")).select_one(".meta").text
     )
+
+
+def test_a_players_figures_count_the_points_of_each_variant_by_its_reason(app, client):
+    imported(client, "blanco-chicago", 29)
+    imported(client, "chicago-break-bonus", 35)
+    with app.app_context():
+        bo = stats.person(stats.person_id_of("Bo"))
+        anna = stats.person(stats.person_id_of("Anna"))
+    assert bo.by_source["blanco_won"] == 30 and bo.by_source["chicago_broken"] == 10
+    assert anna.by_source == {"chicago_broken": 10}
+    page = soup(client.get(f"/players/{anna.id}"))
+    assert [row.text.strip() for row in page.select("tbody tr td:first-child")][-1:] == ["Chicago broken"]
