@@ -126,6 +126,7 @@ def round_two_phase_one(page, screens) -> None:
 def reshuffle_now(page, screens) -> None:
     assert "Empty: shuffle the" in page.locator("#turn .pile").inner_text()
     assert page.locator("#scoreboard .seat").count() == 6
+    screens(page, "six-seats", full_page=True)
 
 
 CASES = {
