@@ -8,6 +8,7 @@ Kept cheap on purpose (the suite must get faster): one import and a handful of t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -166,5 +167,39 @@ def test_every_variant_plays_through_on_both_entries(browser, server, screens, c
         assert scores(page) == variant.file.replay().totals
         if variant.after:
             variant.after(page, screens)
+    finally:
+        context.close()
+
+
+def test_five_or_six_players_sit_down_through_the_new_match_form(browser, server, screens):
+    """Seats 5 and 6 are out of sight until "Five or six players" is ticked; then Enter goes on to them,
+    and each, once named, may be picked to deal."""
+    context = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(server + "/new")
+        seats = page.locator("input[name=name]")
+        assert not seats.nth(4).is_visible() and not seats.nth(5).is_visible()
+        for i, name in enumerate(("Anna", "Bo", "Cia", "Dan")):
+            seats.nth(i).fill(name)
+        assert seats.nth(3).get_attribute("enterkeyhint") == "go"
+        page.locator("details.house-rules > summary").click()
+        page.locator("input[name=more_players]").check()
+        assert seats.nth(4).is_visible() and seats.nth(3).get_attribute("enterkeyhint") == "next"
+        seats.nth(4).fill("Eva")
+        seats.nth(5).fill("Fay")
+        page.locator("input[name=dealer][value='5']").check()  # shown once Fay is named
+        screens(page, "six-seats")
+        page.locator("form.new-match > button.primary").click()
+        page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+        assert page.locator("#scoreboard .seat .name").all_inner_texts() == [
+            "Anna",
+            "Bo",
+            "Cia",
+            "Dan",
+            "Eva",
+            "Fay",
+        ]
+        assert "Fay deals" in page.locator(".where").inner_text()
     finally:
         context.close()
