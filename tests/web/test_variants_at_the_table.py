@@ -99,3 +99,12 @@ def test_a_players_figures_count_the_points_of_each_variant_by_its_reason(app, c
     assert anna.by_source == {"chicago_broken": 10}
     page = soup(client.get(f"/players/{anna.id}"))
     assert [row.text.strip() for row in page.select("tbody tr td:first-child")][-1:] == ["Chicago broken"]
+
+
+def test_the_score_sheet_says_who_played_on_without_the_chicago_needed_to_win(client):
+    match_id = imported(client, "chicago-to-win", 26)
+    page = soup(client.get(f"/m/{match_id}/history"))
+    assert [row.text for row in page.select("tr.played-on")] == [
+        "Bo has 20 points but must win a Chicago to win"
+    ]
+    assert page.select_one(".meta").text.startswith("Bo won after 2 rounds")

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.match import replay
 from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
-from scorekeeper.summary import protocol, score_sheet, totals_by_round
+from scorekeeper.summary import played_on, protocol, score_sheet, totals_by_round
 from scorekeeper.web import roles
 from scorekeeper.web.errors import error_page
 from scorekeeper.web.forms import creation_key
@@ -56,6 +56,7 @@ def _match_page(match: StoredMatch) -> str:
         chart=chart(totals_by_round(state), state.players, state.rules.target),
         log=full_log(match),
         rules_summary=rules_summary(state.rules),
+        played_on=played_on(state),
         **variant_notes(state),
     )
 
