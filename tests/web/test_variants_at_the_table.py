@@ -108,3 +108,15 @@ def test_the_score_sheet_says_who_played_on_without_the_chicago_needed_to_win(cl
         "Bo has 20 points but must win a Chicago to win"
     ]
     assert page.select_one(".meta").text.startswith("Bo won after 2 rounds")
+
+
+def test_the_feed_says_a_blanco_chicago_made_or_broken(client):
+    match_id = imported(client, "blanco-chicago", 26)
+    assert (
+        soup(client.get(f"/m/{match_id}")).select_one("#feed li").text.endswith("Bo made the blanco Chicago")
+    )
+    match_id = imported(client, "blanco-chicago", 20)
+    data = {"type": "last_trick", "winner": "Cia", "version": "20"}
+    page = soup(client.post(f"/m/{match_id}/record", data=data, headers=HX))
+    assert page.select_one("#feed li").text.endswith("Bo's blanco Chicago broke: Cia took a trick")
+    assert "Bo -16, blanco Chicago lost" in page.select_one("#scoreboard").text  # 30, floored at 0
