@@ -8,6 +8,7 @@ import json
 
 from webtools import HX, recorded, soup
 
+from scorekeeper.web import roles
 from scorekeeper.web.store import eventlog, stats
 
 
@@ -120,3 +121,19 @@ def test_the_feed_says_a_blanco_chicago_made_or_broken(client):
     page = soup(client.post(f"/m/{match_id}/record", data=data, headers=HX))
     assert page.select_one("#feed li").text.endswith("Bo's blanco Chicago broke: Cia took a trick")
     assert "Bo -16, blanco Chicago lost" in page.select_one("#scoreboard").text  # 30, floored at 0
+
+
+def test_the_live_view_says_a_blanco_chicago_and_who_must_still_win_one(app, client):
+    match_id = imported(client, "blanco-chicago", 18)
+    with app.test_request_context():
+        token = roles.watch_token(match_id)
+    board = soup(client.get(f"/watch/board?t={token}"))
+    assert (
+        board.select_one(".chicago-on").text.strip()
+        == "Bo called a blanco Chicago: all five tricks, or lose 30."
+    )
+    match_id = imported(client, "chicago-to-win", 17)
+    with app.test_request_context():
+        token = roles.watch_token(match_id)
+    board = soup(client.get(f"/watch/board?t={token}"))
+    assert board.select_one(".needs-chicago").text == "Bo has 20 points but must win a Chicago to win"
