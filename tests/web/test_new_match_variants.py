@@ -156,3 +156,16 @@ def test_the_rules_page_states_every_variant_and_the_matchs_active_ones(app, cli
     ]
     on = [item.select_one("dt").text.strip() for item in page.select("#variants ~ dl .on")]
     assert on == ["Chicago required to win", "Breaking a Chicago scores", "Two phases instead of three"]
+
+
+def test_the_rules_pages_points_table_gives_the_blanco_and_break_bonus_values(client):
+    response = start(
+        client, blanco_chicago="on", chicago_break_bonus="on", **{"chicago_break_bonus.points": "12"}
+    )
+    match_id = response.headers["Location"].rsplit("/", 1)[1]
+    rows = [
+        [td.text for td in tr.select("td")]
+        for tr in soup(client.get(f"/rules?m={match_id}")).select("#points ~ table tr")
+    ]
+    assert ["Blanco Chicago won", "30"] in rows and ["Blanco Chicago lost", "−30"] in rows
+    assert ["Chicago broken", "12"] in rows
