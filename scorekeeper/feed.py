@@ -140,18 +140,22 @@ def said_at(events: Sequence[Event], index: int) -> Said:
     """
     event = events[index]
     if isinstance(event, Trick | LastTrick):
-        caller, number = _chicago_before(events, index)
+        call, number = _chicago_before(events, index)
+        caller = None if call is None else call.player
+        blanco = isinstance(call, Blanco)
         if caller is not None and event.winner != caller:
-            return said(
-                N_("{caller}'s Chicago broke: {player} took a trick"), caller=caller, player=event.winner
-            )
+            broke = N_("{caller}'s Chicago broke: {player} took a trick")
+            if blanco:
+                broke = N_("{caller}'s blanco Chicago broke: {player} took a trick")
+            return said(broke, caller=caller, player=event.winner)
         if caller is not None and (isinstance(event, LastTrick) or number == TRICKS_PER_ROUND):
-            return said(N_("{player} made the Chicago"), player=caller)
+            made = N_("{player} made the blanco Chicago") if blanco else N_("{player} made the Chicago")
+            return said(made, player=caller)
     return describe_words(event)
 
 
-def _chicago_before(events: Sequence[Event], index: int) -> tuple[str | None, int]:
-    """Who called the Chicago the trick at ``index`` was played for (None: nobody), and the trick's number.
+def _chicago_before(events: Sequence[Event], index: int) -> tuple[Chicago | Blanco | None, int]:
+    """The call of the Chicago the trick at ``index`` was played for (None: none), and the trick's number.
 
     The log is read back from the trick over the events in effect (an undo cancels the latest
     event in effect before it): only tricks and corrections lie between a Chicago call and its tricks
@@ -159,7 +163,7 @@ def _chicago_before(events: Sequence[Event], index: int) -> tuple[str | None, in
 
     >>> from scorekeeper.events import Blanco, Exchange, LastTrick
     >>> str(said_at([Blanco("Cia"), Exchange("Anna", 2), LastTrick("Anna")], 2))
-    "Cia's Chicago broke: Anna took a trick"
+    "Cia's blanco Chicago broke: Anna took a trick"
     """
     number, waiting = 1, 0
     for event in reversed(events[:index]):
@@ -168,7 +172,7 @@ def _chicago_before(events: Sequence[Event], index: int) -> tuple[str | None, in
         elif waiting:
             waiting -= 1
         elif isinstance(event, Chicago | Blanco):
-            return event.player, number
+            return event, number
         elif isinstance(event, Trick):
             number += 1
         elif not isinstance(event, Adjust | Exchange | Show):

@@ -18,6 +18,11 @@ from scorekeeper.rules import Rules
 from scorekeeper.scores import Outcome, ScoreChange, Scored, _History
 from scorekeeper.words import N_, NP_, Listed, Said, listed, said, said_n
 
+# House rule chicago_to_win: a player at or above the target who plays on (RULES.md, Variants).
+MUST_WIN_CHICAGO = NP_(
+    "{player} has {score} point but must win a Chicago to win",
+    "{player} has {score} points but must win a Chicago to win",
+)
 DECK_SIZE = 52
 HAND_SIZE = 5
 TRICKS_PER_ROUND = 5
@@ -310,12 +315,9 @@ class MatchState:
 
     def needs_chicago_words(self) -> tuple[Said, ...]:
         """``needs_chicago`` in words: "Bo has 55 points but must win a Chicago to win"."""
-        must = NP_(
-            "{player} has {score} point but must win a Chicago to win",
-            "{player} has {score} points but must win a Chicago to win",
-        )
         return tuple(
-            said_n(must, "score", player=self.players[s], score=self.scores[s]) for s in self.needs_chicago
+            said_n(MUST_WIN_CHICAGO, "score", player=self.players[s], score=self.scores[s])
+            for s in self.needs_chicago
         )
 
     @property

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from scorekeeper.hands import Category
 from scorekeeper.scores import Reason, ScoreChange
-from scorekeeper.state import MatchState
-from scorekeeper.words import Said, english
+from scorekeeper.state import MUST_WIN_CHICAGO, MatchState
+from scorekeeper.words import Said, english, said_n
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,40 @@ def protocol(state: MatchState) -> list[ProtocolRow]:
             running = tuple(a + b for a, b in zip(running, gained, strict=True))
             rows.append(ProtocolRow(number, gained, running, finished, correction=change))
     return rows
+
+
+def played_on(state: MatchState) -> dict[int, tuple[Said, ...]]:
+    """House rule ``chicago_to_win``: after each round played to the end, who was at or above the
+    target without a won Chicago, and so played on (RULES.md, Variants), in words by round.
+
+    >>> from scorekeeper.events import Adjust, Dealer, LastTrick, Pass
+    >>> from scorekeeper.match import replay
+    >>> from scorekeeper.rules import Rules
+    >>> quiet = [Pass("Bo"), Pass("Anna")]
+    >>> round_ = [*quiet, *quiet, LastTrick("Anna"), *quiet]
+    >>> rules = Rules(chicago_to_win=True)
+    >>> state = replay(("Anna", "Bo"), rules, [Dealer("Anna"), Adjust("Bo", 60, ""), *round_])
+    >>> {number: [str(words) for words in said] for number, said in played_on(state).items()}
+    {1: ['Bo has 60 points but must win a Chicago to win']}
+    """
+    if not state.rules.chicago_to_win:
+        return {}
+    first_won: dict[int, int] = {}  # seat: the round of its first Chicago won (either kind)
+    for change in state.changes():
+        if change.reason in (Reason.CHICAGO_WON, Reason.BLANCO_WON):
+            first_won.setdefault(change.seat, change.round)
+    out: dict[int, tuple[Said, ...]] = {}
+    for number, totals, _gained, finished in _round_totals(state):
+        if not finished or (state.is_finished and number == state.round):
+            continue
+        words = tuple(
+            said_n(MUST_WIN_CHICAGO, "score", player=state.players[seat], score=total)
+            for seat, total in enumerate(totals)
+            if total >= state.rules.target and first_won.get(seat, number + 1) > number
+        )
+        if words:
+            out[number] = words
+    return out
 
 
 def totals_by_round(state: MatchState, counted: Tally | None = None) -> list[tuple[int, ...]]:

@@ -294,13 +294,18 @@
     if (!label) { return; }
     var name = field.value.trim();
     label.textContent = name ? fieldset.dataset.named.split("{name}").join(name) : label.dataset.unnamed;
+    if (seat >= 4) { label.closest("label").hidden = !name; }  // seats 5 and 6: offered once named
   });
 
   // Enter ("Go" on a phone's keyboard) in a seat's field: on to the next empty seat while there is one
   // after a name just typed; from an empty seat, or the last one, it starts the match once two names
   // are in (the hidden first "Start" takes it). The keyboard's key says which: "next" or "go".
   // Without this script Enter starts the match from any seat (the first two are required).
-  function seats(form) { return Array.prototype.slice.call(form.querySelectorAll("input[name=name]")); }
+  function seats(form) {  // the seats in sight: 5 and 6 only with "Five or six players" ticked and shown
+    return Array.prototype.slice.call(form.querySelectorAll("input[name=name]")).filter(function (seat) {
+      return seat.getClientRects().length > 0;
+    });
+  }
   function nextEmpty(fields, field) {
     if (!field.value.trim()) { return null; }
     var after = fields.slice(fields.indexOf(field) + 1);
@@ -319,6 +324,14 @@
     var form = event.target.form;
     if (form && event.target.name === "name" && form.classList.contains("new-match")) { hints(form); }
   });
+  document.addEventListener("change", function (event) {  // seats 5 and 6 come and go with their variant
+    var form = event.target.form;
+    if (form && event.target.name === "more_players" && form.classList.contains("new-match")) { hints(form); }
+  });
+  document.addEventListener("toggle", function (event) {
+    var form = event.target.closest && event.target.closest("form.new-match");
+    if (form) { hints(form); }
+  }, true);
   document.addEventListener("keydown", function (event) {
     var field = event.target;
     var form = field.form;

@@ -52,6 +52,7 @@ NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "declare": (("player", CHOOSE_PLAYER), ("hand", N_("Tap the hand {player} declares, or pass"))),
     "pass": (("player", CHOOSE_PLAYER),),
     "chicago": (("player", N_("Tap who calls Chicago")),),
+    "blanco": (("player", N_("Tap who calls a blanco Chicago")),),
     "trick": (("winner", N_("Tap who took the trick")),),
     "last_trick": (("winner", N_("Tap who took the last trick")),),
     "adjust": (("player", CHOOSE_PLAYER), ("points", N_("Enter the points of the correction"))),

@@ -23,6 +23,7 @@ from browsertools import SETTLED, scores, wait_until
 from scorekeeper.cards import format_hand
 from scorekeeper.events import (
     Adjust,
+    Blanco,
     Chicago,
     Dealer,
     Declare,
@@ -140,7 +141,7 @@ def _kept(file: MatchFile) -> list[Event]:
     return [file.events[i] for i in in_effect(file.events)]
 
 
-def quickest(file: MatchFile, name: str = "") -> Plan:
+def quickest(file: MatchFile, name: str = "", start: int | None = None) -> Plan:
     """The quickest legal entry of the match, as a scorekeeper who makes no mistake taps it.
 
     - The first dealer is picked in the new-match form (the draw's result, if the file drew).
@@ -155,12 +156,14 @@ def quickest(file: MatchFile, name: str = "") -> Plan:
       failed Chicago, the player who broke it), with the card typed when the house
       rule "last trick with a 2 doubles" needs it.
     - A correction: the correction form as it comes.
+
+    ``start``: the steps from that event on (a step's first), for a match imported up to it.
     """
     events = _kept(file)
     states = _states(file, events)
     first = _setup(file, events)
     steps: list[Step] = []
-    i = first
+    i = first if start is None else start
     while i < len(events):
         event, state = events[i], states[i]
         if isinstance(event, Exchange | Show):
@@ -208,13 +211,15 @@ def quickest(file: MatchFile, name: str = "") -> Plan:
     )
 
 
-def detailed(file: MatchFile, name: str = "") -> Plan:
-    """The match declaration by declaration: every event in effect through its own form, as recorded."""
+def detailed(file: MatchFile, name: str = "", start: int | None = None) -> Plan:
+    """The match declaration by declaration: every event in effect through its own form, as recorded
+    (``start``: from that event on, for a match imported up to it)."""
     events = _kept(file)
     states = _states(file, events)
     first = _setup(file, events)
     dealer = events[0].player if first == 1 and isinstance(events[0], Dealer) else None
-    setup = [] if dealer is not None else [Step("event", 0, e) for e in events[:first]]
+    setup = [] if dealer is not None or start is not None else [Step("event", 0, e) for e in events[:first]]
+    first = first if start is None else start
     steps = setup + [Step("event", states[i].round, events[i]) for i in range(first, len(events))]
     return Plan(
         name, file.players, file.rules, dealer, tuple(steps), _rounds(events, states), file.replay().totals
@@ -381,6 +386,12 @@ class Table:
     def play(self, plan: Plan, compare_styles: bool = False) -> Played:
         """Tap the plan in; ``compare_styles`` also weighs the first one-tap screen against the detailed one."""
         self.new_match(plan)
+        self.tap_steps(plan, compare_styles)
+        self.played.totals = scores(self.page)
+        return self.played
+
+    def tap_steps(self, plan: Plan, compare_styles: bool = False) -> None:
+        """Tap the plan's steps into the match open on the page."""
         for step in plan.steps:
             self.round = step.round
             if step.kind == "quick" and compare_styles and not self.played.styles:
@@ -392,17 +403,17 @@ class Table:
                 self.quick_tie(step.event, step.others, step.winner)
             else:
                 self.record(step.event)
-        self.played.totals = scores(self.page)
-        return self.played
 
     def new_match(self, plan: Plan) -> None:
         """The new-match form: each name typed, the house rules changed, the dealer picked, Start."""
         page = self.page
         page.goto(self.server + "/new")
         form = page.locator("form.new-match")
-        for i, name in enumerate(plan.players):
+        for i, name in enumerate(plan.players[:4]):
             self.fill(form.locator("input[name=name]").nth(i), name)
         self.house_rules(plan.rules)
+        for i, name in enumerate(plan.players[4:], start=4):  # seats 5 and 6: "Five or six players" ticked
+            self.fill(form.locator("input[name=name]").nth(i), name)
         if plan.dealer is not None:
             seat = plan.players.index(plan.dealer)
             self.click(form.locator(f"input[name=dealer][value='{seat}']"))
@@ -425,6 +436,19 @@ class Table:
                 form.locator("select[name=win]").select_option(value)
             elif isinstance(value, bool):
                 self.click(form.locator(f"input[name={key}]"))
+            elif key in (
+                "blanco_chicago",
+                "chicago_break_bonus",
+            ):  # the variant's box, and its value if not the usual
+                self.click(form.locator(f"input[name={key}]"))
+                field = form.locator(f"input[name='{key}.points']")
+                if field.input_value() != str(value):
+                    self.fill(field, str(value))
+            elif key == "phases":
+                self.click(form.locator("input[name=phases]"))
+            elif key == "instant_win":
+                for hand in value:
+                    self.click(form.locator(f"input[name=instant_win][value={hand}]"))
             else:
                 self.fill(form.locator(f"input[name={key}]"), "" if value is None else str(value))
 
@@ -519,6 +543,8 @@ class Table:
                     self.post(form.get_by_role("button", name=f"Enter the cards of {player}"), "tie")
             case Chicago(player=player):
                 self.post(turn.get_by_role("button", name=f"{player} calls Chicago"), "chicago")
+            case Blanco(player=player):
+                self.post(turn.locator(f"form.blanco button[name=player][value='{player}']"), "blanco")
             case LastTrick(winner=winner, card=card):
                 form = turn.locator("form.last-trick")
                 if card is not None:

@@ -10,7 +10,8 @@ from scorekeeper.web import create_app
 def test_index_and_new_match_pages_render(client):
     assert client.get("/").status_code == 200
     page = soup(client.get("/new"))
-    assert len(page.select("input[name=name]")) == 4
+    assert len(page.select("fieldset:not(.variants) input[name=name]")) == 4
+    assert len(page.select(".variants .more-seats input[name=name]")) == 2  # with "Five or six players"
 
 
 def test_starting_a_match_redirects_to_its_table(keeper, client):

@@ -12,6 +12,7 @@ from scorekeeper.cards import Rank
 from scorekeeper.events import Declare, Pass
 from scorekeeper.feed import change_words, describe_words
 from scorekeeper.hands import DECLARABLE
+from scorekeeper.quick import calls_open
 from scorekeeper.state import HAND_SIZE, MatchState
 from scorekeeper.web import roles
 from scorekeeper.web.present.feed import cancelled_by, feed, footer, redo, undo_label
@@ -30,6 +31,7 @@ from scorekeeper.web.present.turn import (
     used_cards,
 )
 from scorekeeper.web.store.stored import StoredMatch
+from scorekeeper.words import N_, said
 
 RANK_LABELS = tuple(rank.label for rank in Rank)  # the draw for the first deal: a rank by tap
 
@@ -110,6 +112,7 @@ def _board(match: StoredMatch, state: MatchState, cancelled: dict[int, int]) -> 
         "feed": feed(match, cancelled),
         "tiebreak": tiebreak_text(state),
         "standings": _standings(state),
+        **variant_notes(state),
         "refusal": None,
         "spectator": True,
     }
@@ -152,6 +155,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
         context["quick_grid"] = quick_grid(state)
         context["first_speaker"] = names[state.speaker]
         context["tie_row"] = tie_row(state, tie_text)
+    context["blanco_callers"] = calls_open(state).get("blanco", ())  # the variant's call, when legal
     if state.chicago_open:
         context["chicago_options"] = options = chicago_options(state)
         context["chicago_callable"] = any(option["enabled"] for option in options)
@@ -171,6 +175,15 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     context["round_summary"] = _round_summary(state)
     context.update(extra)
     return context
+
+
+def variant_notes(state: MatchState) -> dict[str, Any]:
+    """What the variants of RULES.md make the board say: who plays on without the Chicago they need
+    (``chicago_to_win``), and the hand that won the match at once (``instant_win``)."""
+    won_with = None
+    if state.won_with is not None:
+        won_with = say(said(N_("{hand} wins the match at once."), hand=said(state.won_with.label)))
+    return {"needs_chicago": [say(words) for words in state.needs_chicago_words()], "won_with": won_with}
 
 
 def _standings(state: MatchState) -> list[tuple[str, int]]:

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.match import replay
 from scorekeeper.matchfile import FormatError
 from scorekeeper.refusals import RuleBroken
-from scorekeeper.summary import protocol, score_sheet, totals_by_round
+from scorekeeper.summary import played_on, protocol, score_sheet, totals_by_round
 from scorekeeper.web import roles
 from scorekeeper.web.errors import error_page
 from scorekeeper.web.forms import creation_key
@@ -24,7 +24,7 @@ from scorekeeper.web.present.chart import chart
 from scorekeeper.web.present.feed import full_log
 from scorekeeper.web.present.i18n import error_text, rules_summary
 from scorekeeper.web.present.i18n import gettext as _
-from scorekeeper.web.present.table import table_context
+from scorekeeper.web.present.table import table_context, variant_notes
 from scorekeeper.web.roles import keeper_required
 from scorekeeper.web.security import creation_limit, csrf, import_rate, limiter
 from scorekeeper.web.settings import IMPORT_LIMIT
@@ -56,6 +56,8 @@ def _match_page(match: StoredMatch) -> str:
         chart=chart(totals_by_round(state), state.players, state.rules.target),
         log=full_log(match),
         rules_summary=rules_summary(state.rules),
+        played_on=played_on(state),
+        **variant_notes(state),
     )
 
 

@@ -36,6 +36,12 @@ POINT_SOURCES = (
     "chicago_won",
     "chicago_lost",
     "adjust",
+    # The variants' own reasons (RULES.md, Variants; migration m010).
+    "blanco_won",
+    "blanco_lost",
+    "chicago_broken",
+    "four_of_a_kind_reset",
+    "over_target",
 )
 COLUMNS = (
     "match_id",

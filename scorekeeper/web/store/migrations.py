@@ -220,3 +220,19 @@ def m009_imports_and_rematches(db: Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN untimed INTEGER NOT NULL DEFAULT 0")
     db.execute("CREATE INDEX idx_matches_chain ON matches (chain)")
     db.execute("CREATE INDEX idx_matches_rematch_of ON matches (rematch_of)")
+
+
+@migrations()
+def m010_variant_point_sources(db: Database) -> None:
+    """Each player's points by the variants' own reasons (issue 28), a ``p_<source>`` column each.
+
+    A match played under a variant that moves totals by itself has its figures worked out again
+    at this start (its chart back to NULL: ``figures.fill_in``); every other match has none of them.
+    """
+    for source in ("blanco_won", "blanco_lost", "chicago_broken", "four_of_a_kind_reset", "over_target"):
+        db.execute(f"ALTER TABLE match_players ADD COLUMN p_{source} INTEGER NOT NULL DEFAULT 0")
+    db.execute(
+        "UPDATE matches SET chart = NULL WHERE rules LIKE '%blanco_chicago%'"
+        " OR rules LIKE '%chicago_break_bonus%' OR rules LIKE '%four_of_a_kind_resets%'"
+        " OR rules LIKE '%over_target_resets%'"
+    )
