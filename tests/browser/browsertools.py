@@ -143,10 +143,11 @@ def open_imported(page, server: str, text: str) -> str:
     import re
     from urllib.parse import urljoin
 
-    form = page.request.get(server + "/import").text()
-    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', form).group(1)
+    fields = dict(
+        re.findall(r'name="(csrf_token|key)" value="([^"]+)"', page.request.get(server + "/import").text())
+    )
     answer = page.request.post(
-        server + "/import", form={"csrf_token": token, "text": another_match(text)}, max_redirects=0
+        server + "/import", multipart={**fields, "text": another_match(text)}, max_redirects=0
     )
     assert answer.status == 303, answer.text()
     page.goto(urljoin(server, answer.headers["location"]).removesuffix("/history"))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from browsertools import another_match, scores
+from browsertools import open_imported, scores
 from player import Plan, Table, detailed, quickest
 
 from scorekeeper.events import Exchange, LastTrick, Trick
@@ -65,22 +65,6 @@ class Variant:
                 step = replace(step, event=LastTrick(step.event.winner))
             steps.append(step)
         return replace(plan, steps=tuple(steps))
-
-
-FIELD = re.compile(r'name="(csrf_token|key)" value="([^"]+)"')
-
-
-def imported(page, server: str, document: dict) -> None:
-    """Store a match file as the import page posts it (this phone keeps it) and open its table: the
-    form's fields read without rendering the import page, nor the history the import answers with."""
-    fields = dict(FIELD.findall(page.request.get(server + "/import").text()))
-    answer = page.request.post(
-        server + "/import",
-        multipart={**fields, "text": another_match(json.dumps(document))},
-        max_redirects=0,
-    )
-    assert answer.status == 303, answer.text()
-    page.goto(server + answer.headers["location"].removesuffix("/history"))
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +140,9 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_every_variant_plays_through_on_both_entries(phone, server, screens, case, style):
     variant, page = CASES[case], phone
-    imported(page, server, {**variant.document, "events": variant.document["events"][: variant.cut]})
+    open_imported(
+        page, server, json.dumps({**variant.document, "events": variant.document["events"][: variant.cut]})
+    )
     if variant.before:
         variant.before(page, screens)
     table = Table(page, server)
