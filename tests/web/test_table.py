@@ -256,7 +256,7 @@ def test_when_nobody_may_call_chicago_one_line_says_why(keeper):
         keeper.post(type="pass", player="Anna")
     chicago = keeper.page().select_one(".chicago")
     assert chicago.select("button") == []
-    assert chicago.text.strip() == "No Chicago this round: it needs 15 points (Bo 0, Anna 0)."
+    assert chicago.text.strip() == "No Chicago this round: it needs 15 points (Bo 0 and Anna 0)."
 
 
 def test_a_tie_asks_for_cards_one_player_at_a_time_then_says_who_won(keeper):

@@ -86,6 +86,9 @@ _ = gettext
 
 
 def select_locale() -> str:
+    named = (request.view_args or {}).get("lang")  # a URL that names its language (the manifest's)
+    if named in LANGUAGES:
+        return str(named)
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
