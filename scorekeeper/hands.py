@@ -330,7 +330,7 @@ def explain(higher: Hand, lower: Hand) -> str:
     >>> explain(evaluate("8h 8d 5c 4s 2h"), evaluate("7s 7c 6s 4c 2s"))
     'pair: eights > sevens'
     >>> explain(evaluate("9h 7h 5h 4h 2h"), evaluate("9s 7s 5s 4s 2s"))
-    'identical hands: flush, top card: 9'
+    'identical hands (flush, top card: 9)'
     """
     return str(explain_words(higher, lower))
 
@@ -338,7 +338,7 @@ def explain(higher: Hand, lower: Hand) -> str:
 def explain_words(higher: Hand, lower: Hand) -> Said:
     """``explain``, kept apart for translation."""
     if higher == lower:
-        return said(N_("identical hands: {hand}"), hand=higher.words())
+        return said(N_("identical hands ({hand})"), hand=higher.words())
     if higher.category is not lower.category:
         return said(N_("{higher} > {lower}"), higher=higher.category.phrase, lower=lower.category.phrase)
     roles = _ROLES[higher.category]

@@ -179,7 +179,7 @@ def test_undo_says_what_it_undoes_and_walks_back(keeper):
     keeper.post("undo")
     page = keeper.page()
     assert "Bo declared pair" in page.select_one("button.undo").text
-    assert "Undo: Cia declared flush" in page.select_one("#feed").text
+    assert "Undone: Cia declared flush" in page.select_one("#feed").text
     keeper.post("undo")
     keeper.post("undo")
     assert keeper.page().select_one("button.undo") is None  # back at the start

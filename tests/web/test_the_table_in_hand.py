@@ -54,7 +54,7 @@ def test_a_broken_chicago_is_logged_as_it_happened(keeper):
     assert "Bo's Chicago broke: Cia took a trick" in page.select_one("button.undo").get_text()
     keeper.post("undo")
     line = keeper.page().select_one("#feed li").get_text(" ", strip=True)
-    assert line.endswith("Undo: Bo's Chicago broke: Cia took a trick")
+    assert line.endswith("Undone: Bo's Chicago broke: Cia took a trick")
 
 
 def test_a_chicago_made_is_logged_as_made(keeper):

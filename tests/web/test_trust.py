@@ -424,7 +424,7 @@ def test_an_action_on_a_finished_match_is_409(browser):
         f"/m/{match_id}/record", {"version": str(version), "type": "pass", "player": "Bo"}
     )
     assert response.status_code == 409
-    assert "The match is over: Bo won." in response.text
+    assert "The match is over: Bo won" in response.text
 
 
 def test_a_forced_error_is_a_generic_500_page(app):

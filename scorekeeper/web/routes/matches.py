@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.events import Dealer, Event, Tie, Undo
 from scorekeeper.matchfile import FormatError
 from scorekeeper.quick import showdown_events
-from scorekeeper.refusals import RuleBroken
+from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Bounds
 from scorekeeper.web import roles
 from scorekeeper.web.forms import (
@@ -151,7 +151,9 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
         return _table(match_or_404(match_id), 412 if if_match is not None else 409, refusal=_(STALE))
     except writes.MatchFinished as finished:
         return _table(
-            match_or_404(match_id), 409, refusal=_("The match is over: %(name)s won.", name=finished.winner)
+            match_or_404(match_id),
+            409,
+            refusal=refusal_text(RuleBroken(Refusal.FINISHED, winner=finished.winner)),
         )
     response: BaseResponse
     if "return=minimal" in request.headers.get("Prefer", ""):  # RFC 7240: the acknowledgement only
