@@ -108,7 +108,7 @@ def step_words(events: Sequence[Event], indexes: Sequence[int]) -> Said:
     >>> from scorekeeper.hands import Category
     >>> showdown = [Pass("Bo"), Declare("Cia", Category.FLUSH), Pass("Anna")]
     >>> str(step_words(showdown, [0, 1, 2])), str(step_words(showdown, [2]))
-    ('Cia declared flush', 'Anna passed')
+    ('Cia declared a flush', 'Anna passed')
     >>> str(step_words([Pass("Bo"), Pass("Cia"), Pass("Anna")], [0, 1, 2]))
     'Bo, Cia, and Anna passed'
     """

@@ -43,6 +43,11 @@ class Category(StrEnum):
         return _PHRASES[self]
 
     @property
+    def named(self) -> Said:
+        """The category's name after a verb or a preposition: ``a pair``, ``two pair`` (English's article)."""
+        return _NAMED[self]
+
+    @property
     def order(self) -> int:
         """Strength of the category: 0 for high card up to 9 for a royal flush."""
         return _ORDER[self]
@@ -292,6 +297,21 @@ _PHRASES = {
     Category.FOUR_OF_A_KIND: NC_("hand, in a sentence", "four of a kind"),
     Category.STRAIGHT_FLUSH: NC_("hand, in a sentence", "straight flush"),
     Category.ROYAL_FLUSH: NC_("hand, in a sentence", "royal flush"),
+}
+# Translators: a poker hand's name after a verb or a preposition ("Bo declared a pair", "at least a
+# flush"), with the article English gives it. Where the language needs none, or the sentence around
+# it gives it, the same as the hand's name in a sentence.
+_NAMED = {
+    Category.HIGH_CARD: NC_("hand, after a verb", "a high card"),
+    Category.PAIR: NC_("hand, after a verb", "a pair"),
+    Category.TWO_PAIR: NC_("hand, after a verb", "two pair"),
+    Category.THREE_OF_A_KIND: NC_("hand, after a verb", "three of a kind"),
+    Category.STRAIGHT: NC_("hand, after a verb", "a straight"),
+    Category.FLUSH: NC_("hand, after a verb", "a flush"),
+    Category.FULL_HOUSE: NC_("hand, after a verb", "a full house"),
+    Category.FOUR_OF_A_KIND: NC_("hand, after a verb", "four of a kind"),
+    Category.STRAIGHT_FLUSH: NC_("hand, after a verb", "a straight flush"),
+    Category.ROYAL_FLUSH: NC_("hand, after a verb", "a royal flush"),
 }
 
 

@@ -103,7 +103,7 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
 
     # Round 3 (Anna deals): an undo, two royal flushes, a Chicago lost at the first trick.
     declare(page, "Bo", "pair")
-    assert "Bo declared pair" in page.locator("button.undo").inner_text()
+    assert "Bo declared a pair" in page.locator("button.undo").inner_text()
     tap(page, page.locator("button.undo"))
     screens(page, "after-undo")
     declare(page, "Bo", "royal_flush")

@@ -94,10 +94,10 @@ def test_a_show_whose_cards_do_not_hold_is_not_said_to_hold(keeper):
 def test_undo_offers_redo_which_records_the_step_again_once(keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     keeper.post("showdown", tap="flush:Cia")
-    assert keeper.page().select_one("button.undo small").get_text() == "Cia declared flush"
+    assert keeper.page().select_one("button.undo small").get_text() == "Cia declared a flush"
     keeper.post("undo")
     redo = keeper.page().select_one("form.redo")
-    assert redo.select_one("button small").get_text() == "Cia declared flush"
+    assert redo.select_one("button small").get_text() == "Cia declared a flush"
     assert "key" in redo["hx-vals"] and redo["hx-sync"] == "this:drop"
     version, key = keeper.version, redo.select_one("input[name=key]")["value"]
     first = keeper.post("redo", key=key)

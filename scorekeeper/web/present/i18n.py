@@ -186,7 +186,7 @@ def say(value: Any) -> str:
     if isinstance(value, Listed):
         return names(say(item) for item in value.items)
     if isinstance(value, Category):
-        return say(value.phrase)  # the hand's name inside a sentence, as each language writes it
+        return say(value.named)  # the hand's name inside a sentence, as each language writes it
     return str(value)
 
 
