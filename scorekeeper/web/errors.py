@@ -26,7 +26,7 @@ ERRORS = {
     405: (N_("Not allowed"), N_("That is not something this page does.")),
     413: (N_("Too large"), N_("What was sent is too large.")),
     415: (N_("Not understood"), N_("This page takes a form, not that kind of content.")),
-    429: (N_("Slow down"), N_("Too many wrong links from this address; wait a minute.")),
+    429: (N_("Too many requests"), N_("Too many wrong links from this address; wait a minute.")),
     500: (N_("Something went wrong"), N_("Nothing was recorded. Reload the page and try again.")),
     503: (N_("Read only"), N_("The score database needs attention; nothing can be recorded now.")),
 }
