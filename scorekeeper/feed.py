@@ -178,7 +178,9 @@ def _chicago_before(events: Sequence[Event], index: int) -> tuple[str | None, in
 def change_words(state: MatchState, change: ScoreChange) -> Said:
     """A change of a total, kept apart for translation: ``Bo +2, two pair``."""
     return said(
-        N_("{player} {delta}, {what}"),
+        N_("{player} {delta}, {what}; a total never goes below 0")
+        if change.floored
+        else N_("{player} {delta}, {what}"),
         player=state.players[change.seat],
         delta=f"{change.delta:+d}",
         what=change.what,

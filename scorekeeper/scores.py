@@ -52,6 +52,7 @@ class ScoreChange:
     reason: Reason
     hand: Category | None = None
     note: str | Said = ""  # a correction's reason, or why a hand won
+    floored: bool = False  # a loss the floor at 0 cut short (RULES.md, Points): "Anna +0, Chicago lost"
 
     @property
     def what(self) -> Said:
