@@ -217,12 +217,12 @@ class MatchState:
                 )
             case Stage.FIRST_DEALER:
                 drawers = tuple(names[s] for s in self.to_draw)
-                text = said(N_("Draw for the first deal: {players}"), players=listed(drawers))
+                text = said(N_("{players} draw for the first deal"), players=listed(drawers))
                 return NextAction("draw", players=drawers, text=text)
             case Stage.TIE:
                 assert self.tie is not None
                 tied = tuple(names[s] for s in self.tie.seats)
-                text = said(N_("Tie: {players}"), players=listed(tied))
+                text = said(N_("{players} settle a tie"), players=listed(tied))
                 return NextAction("tie", players=tied, hands=(self.tie.hand,), text=text)
             case Stage.TRICKS:
                 number = len(self.tricks) + 1
