@@ -75,7 +75,7 @@ def link_number(name: str, bounds: Bounds, label: str) -> int:
     value = whole_number(request.args[name], bounds)
     if value is None:
         message = say(bounds.refusal(said(label)))
-        page = render_template("error.html", code=400, title=_("Not understood"), message=message)
+        page = render_template("error.html", code=400, title=_("Request not understood"), message=message)
         abort(Response(page, 400))
     return value
 
