@@ -23,7 +23,7 @@ from scorekeeper.events import (
 )
 from scorekeeper.scores import ScoreChange
 from scorekeeper.state import TRICKS_PER_ROUND, MatchState
-from scorekeeper.words import N_, Said, listed, said, sentences
+from scorekeeper.words import N_, NP_, Said, listed, said, said_n, sentences
 
 
 def describe(event: Event) -> str:
@@ -41,15 +41,14 @@ def describe_words(event: Event) -> Said:
     match event:
         case Draw(cards=cards):
             drawn = listed(f"{n} {c.label}" for n, c in cards.items())
-            return said(N_("Drew for the deal: {cards}"), cards=drawn)
+            return said(N_("Cards drawn for the deal: {cards}"), cards=drawn)
         case Dealer(player=player):
             return said(N_("{player} deals first"), player=player)
         case Exchange(player=player, count=0):
             return said(N_("{player} kept all five cards"), player=player)
-        case Exchange(player=player, count=1):
-            return said(N_("{player} exchanged 1 card"), player=player)
         case Exchange(player=player, count=count):
-            return said(N_("{player} exchanged {count} cards"), player=player, count=count)
+            exchanged = NP_("{player} exchanged {number} card", "{player} exchanged {number} cards")
+            return said_n(exchanged, "number", player=player, number=count)
         case Show(player=player, cards=cards):
             return said(N_("{player} showed {cards}"), player=player, cards=label_hand(cards))
         case Declare(player=player, hand=hand, cards=None):
@@ -97,7 +96,7 @@ def describe_words(event: Event) -> Said:
 
 def undo_words(cancelled: Event, words: Said | None = None) -> Said:
     """The feed's line for an undo: what it took back (``words``: said in its match, ``said_at``)."""
-    return said(N_("Undo: {event}"), event=words or describe_words(cancelled))
+    return said(N_("Undone: {event}"), event=words or describe_words(cancelled))
 
 
 def step_words(events: Sequence[Event], indexes: Sequence[int]) -> Said:
@@ -109,7 +108,7 @@ def step_words(events: Sequence[Event], indexes: Sequence[int]) -> Said:
     >>> from scorekeeper.hands import Category
     >>> showdown = [Pass("Bo"), Declare("Cia", Category.FLUSH), Pass("Anna")]
     >>> str(step_words(showdown, [0, 1, 2])), str(step_words(showdown, [2]))
-    ('Cia declared flush', 'Anna passed')
+    ('Cia declared a flush', 'Anna passed')
     >>> str(step_words([Pass("Bo"), Pass("Cia"), Pass("Anna")], [0, 1, 2]))
     'Bo, Cia, and Anna passed'
     """
@@ -183,7 +182,9 @@ def _chicago_before(events: Sequence[Event], index: int) -> tuple[Chicago | Blan
 def change_words(state: MatchState, change: ScoreChange) -> Said:
     """A change of a total, kept apart for translation: ``Bo +2, two pair``."""
     return said(
-        N_("{player} {delta}, {what}"),
+        N_("{player} {delta}, {what}; a total never goes below 0")
+        if change.floored
+        else N_("{player} {delta}, {what}"),
         player=state.players[change.seat],
         delta=f"{change.delta:+d}",
         what=change.what,

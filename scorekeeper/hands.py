@@ -45,6 +45,11 @@ class Category(StrEnum):
         return _PHRASES[self]
 
     @property
+    def named(self) -> Said:
+        """The category's name after a verb or a preposition: ``a pair``, ``two pair`` (English's article)."""
+        return _NAMED[self]
+
+    @property
     def order(self) -> int:
         """Strength of the category: 0 for high card up to 9 for a royal flush."""
         return _ORDER[self]
@@ -301,6 +306,21 @@ _PHRASES = {
     Category.STRAIGHT_FLUSH: NC_("hand, in a sentence", "straight flush"),
     Category.ROYAL_FLUSH: NC_("hand, in a sentence", "royal flush"),
 }
+# Translators: a poker hand's name after a verb or a preposition ("Bo declared a pair", "at least a
+# flush"), with the article English gives it. Where the language needs none, or the sentence around
+# it gives it, the same as the hand's name in a sentence.
+_NAMED = {
+    Category.HIGH_CARD: NC_("hand, after a verb", "a high card"),
+    Category.PAIR: NC_("hand, after a verb", "a pair"),
+    Category.TWO_PAIR: NC_("hand, after a verb", "two pair"),
+    Category.THREE_OF_A_KIND: NC_("hand, after a verb", "three of a kind"),
+    Category.STRAIGHT: NC_("hand, after a verb", "a straight"),
+    Category.FLUSH: NC_("hand, after a verb", "a flush"),
+    Category.FULL_HOUSE: NC_("hand, after a verb", "a full house"),
+    Category.FOUR_OF_A_KIND: NC_("hand, after a verb", "four of a kind"),
+    Category.STRAIGHT_FLUSH: NC_("hand, after a verb", "a straight flush"),
+    Category.ROYAL_FLUSH: NC_("hand, after a verb", "a royal flush"),
+}
 
 
 def _shared(category: Category, ranks: tuple[Rank, ...], equal: int) -> Said:
@@ -338,7 +358,7 @@ def explain(higher: Hand, lower: Hand) -> str:
     >>> explain(evaluate("8h 8d 5c 4s 2h"), evaluate("7s 7c 6s 4c 2s"))
     'pair: eights > sevens'
     >>> explain(evaluate("9h 7h 5h 4h 2h"), evaluate("9s 7s 5s 4s 2s"))
-    'identical hands: flush, top card: 9'
+    'identical hands (flush, top card: 9)'
     """
     return str(explain_words(higher, lower))
 
@@ -346,7 +366,7 @@ def explain(higher: Hand, lower: Hand) -> str:
 def explain_words(higher: Hand, lower: Hand) -> Said:
     """``explain``, kept apart for translation."""
     if higher == lower:
-        return said(N_("identical hands: {hand}"), hand=higher.words())
+        return said(N_("identical hands ({hand})"), hand=higher.words())
     if higher.category is not lower.category:
         return said(N_("{higher} > {lower}"), higher=higher.category.phrase, lower=lower.category.phrase)
     roles = _ROLES[higher.category]

@@ -52,12 +52,13 @@ class ScoreChange:
     reason: Reason
     hand: Category | None = None
     note: str | Said = ""  # a correction's reason, or why a hand won
+    floored: bool = False  # a loss the floor at 0 cut short (RULES.md, Points): "Anna +0, Chicago lost"
 
     @property
-    def what(self) -> Said | Category:
+    def what(self) -> Said:
         """What the change was for: its hand, ``last trick``, or ``correction (reason)``."""
         if self.hand is not None:
-            return self.hand
+            return self.hand.phrase
         if self.reason is Reason.ADJUST and self.note:
             return said(N_("correction ({note})"), note=self.note)
         return said(self.reason.phrase)
@@ -85,7 +86,7 @@ class Outcome:
         if self.player is None or self.hand is None:
             return self.reason if isinstance(self.reason, Said) else said(N_("nobody scores"))
         scored = said(
-            N_("{player} +{points}, {hand}"), player=self.player, points=self.points, hand=self.hand
+            N_("{player} +{points}, {hand}"), player=self.player, points=self.points, hand=self.hand.phrase
         )
         if not self.reason:
             return scored

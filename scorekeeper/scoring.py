@@ -30,6 +30,8 @@ def score(state: MatchState, seat: int, delta: int, reason: Reason, **info: Any)
     goes back to 0 in the same event, a change of its own that says why.
     """
     new = max(0, state.scores[seat] + delta)
+    if new - state.scores[seat] != delta:
+        info = {**info, "floored": True}
     state = set_total(state, seat, new, reason, **info)
     rules = state.rules
     if rules.over_target_resets and new > rules.target and not state.has_won_chicago(seat):

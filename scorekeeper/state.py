@@ -222,12 +222,12 @@ class MatchState:
                 )
             case Stage.FIRST_DEALER:
                 drawers = tuple(names[s] for s in self.to_draw)
-                text = said(N_("Draw for the first deal: {players}"), players=listed(drawers))
+                text = said(N_("{players} draw for the first deal"), players=listed(drawers))
                 return NextAction("draw", players=drawers, text=text)
             case Stage.TIE:
                 assert self.tie is not None
                 tied = tuple(names[s] for s in self.tie.seats)
-                text = said(N_("Tie: {players}"), players=listed(tied))
+                text = said(N_("{players} settle a tie"), players=listed(tied))
                 return NextAction("tie", players=tied, hands=(self.tie.hand,), text=text)
             case Stage.TRICKS:
                 number = len(self.tricks) + 1
@@ -240,9 +240,9 @@ class MatchState:
         if self.stage is Stage.EXCHANGE and self.in_last_phase:
             seat = self.next_exchanger
             who = None if seat is None else names[seat]
-            text = said(N_("Phase 3: exchange, then tricks"))
+            text = said(N_("Phase 3, the exchange and then the tricks"))
             if self.last_phase != 3:
-                text = said(N_("Last phase: exchange, then tricks"))
+                text = said(N_("Last phase, the exchange and then the tricks"))
             return NextAction("exchange", who, text=text)
         seat = self.speaker
         assert seat is not None

@@ -122,8 +122,8 @@ def english(value: Any) -> str:
     """A part in English: a hand's category by its name in a sentence (``two pair``)."""
     if isinstance(value, Said | Listed):
         return str(value)
-    if isinstance(value, Enum) and hasattr(value, "phrase"):
-        return english(value.phrase)  # a hand's name inside a sentence
+    if isinstance(value, Enum) and hasattr(value, "named"):
+        return english(value.named)  # a hand's name inside a sentence: "declared a pair"
     if isinstance(value, Enum) and hasattr(value, "label"):
         return str(value.label).lower()
     return str(value)

@@ -44,7 +44,7 @@ CHOOSE_PLAYER = N_("Choose a player first")
 # What each form must carry, and what to do when it does not (said with the player it is about).
 NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "dealer": (("player", N_("Tap who deals first")),),
-    "exchange": (("player", CHOOSE_PLAYER), ("count", N_("Tap how many cards {player} takes"))),
+    "exchange": (("player", CHOOSE_PLAYER), ("count", N_("Tap how many cards {player} exchanges"))),
     "show": (
         ("player", CHOOSE_PLAYER),
         ("cards", N_("Enter the five cards {player} shows, or go on without checking them")),

@@ -138,7 +138,7 @@ def test_the_language_switch_at_the_foot_of_every_page(page, server, screens):
     start_match(page, server, "Anna", "Bo")
     table = page.url
     page.select_option("footer.language select", "sv")
-    page.get_by_role("button", name="Change").click()
+    page.get_by_role("button", name="Change language").click()
     page.wait_for_url(table)  # back on the same page, now in Swedish
     assert page.locator("html").get_attribute("lang") == "sv"
     assert page.get_by_role("button", name="Spara dragningen").is_visible()

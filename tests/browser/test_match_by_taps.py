@@ -65,7 +65,7 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     # Phase 3: nobody may call Chicago yet; five tricks, the last one scores; the last showdown.
     assert page.locator(".chicago button").count() == 0
     assert (
-        "No Chicago this round: it needs 15 points (Cia 0, Anna 5, Bo 0)."
+        "No Chicago this round: it needs 15 points (Cia 0, Anna 5, and Bo 0)."
         in page.locator(".chicago").inner_text()
     )
     screens(page, "phase-3")
@@ -103,7 +103,7 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
 
     # Round 3 (Anna deals): an undo, two royal flushes, a Chicago lost at the first trick.
     declare(page, "Bo", "pair")
-    assert "Bo declared pair" in page.locator("button.undo").inner_text()
+    assert "Bo declared a pair" in page.locator("button.undo").inner_text()
     tap(page, page.locator("button.undo"))
     screens(page, "after-undo")
     declare(page, "Bo", "royal_flush")

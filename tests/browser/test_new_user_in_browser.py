@@ -72,7 +72,7 @@ def test_the_hand_checker_at_360px_after_check(phone, server, screens):
     page.locator(".checker > fieldset").nth(2).locator("summary").click()
     page.locator("label[for=h3-Ks]").click()
     page.locator("label[for=h3-Qs]").click()
-    page.get_by_role("button", name="Check", exact=True).click()
+    page.get_by_role("button", name="Compare", exact=True).click()
     page.wait_for_load_state()
     assert page.locator(".refusal li").all_inner_texts() == [
         "Hand 2: '1x' is not a card",
@@ -83,7 +83,7 @@ def test_the_hand_checker_at_360px_after_check(phone, server, screens):
     screens(page, "checker-errors", full_page=True)
     page.locator("input[name=hand2]").fill("Ac Kd Qc Js 9s")
     page.locator("input[name=hand3]").fill("")
-    page.get_by_role("button", name="Check", exact=True).click()
+    page.get_by_role("button", name="Compare", exact=True).click()
     page.wait_for_load_state()
     assert page.locator("ol.ranked li").count() == 2
     assert page.locator("input[name=hand2]").is_visible()

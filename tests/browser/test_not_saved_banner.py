@@ -10,7 +10,7 @@ from servertools import Server
 
 pytestmark = pytest.mark.browser
 
-REASON = "Scores cannot be saved: the disk is full: free space on the server, then tap again."
+REASON = "Scores cannot be saved because the disk is full. Free space on the server, then tap again."
 
 
 def test_a_tap_on_a_full_disk_shows_the_reason_and_the_same_tap_is_saved_once_space_returns(

@@ -87,7 +87,7 @@ def test_one_undo_takes_a_whole_quick_showdown_back(page, server, screens):
     assert scores(page) == {"Anna": 0, "Bo": 0, "Cia": 5}
     assert "phase 2" in page.locator(".where").inner_text()
     undo = page.locator("button.undo").inner_text()
-    assert "Cia declared flush" in undo and "passed" not in undo  # what decided it (issue 25: readable)
+    assert "Cia declared a flush" in undo and "passed" not in undo  # what decided it (issue 25: readable)
     screens(page, "after-the-quick-tap")
 
     tap(page, page.locator("button.undo"))

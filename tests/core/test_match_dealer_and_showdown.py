@@ -142,7 +142,7 @@ def test_if_everybody_passes_nobody_scores():
     state = play(f"dealer Anna; {QUIET_PHASE}")
     assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 0}
     assert state.phase == 2
-    assert state.outcome is not None and state.outcome.text == "everybody passed: nobody scores"
+    assert state.outcome is not None and state.outcome.text == "everybody passed, so nobody scores"
 
 
 def test_declared_cards_must_make_exactly_the_hand():

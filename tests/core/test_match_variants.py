@@ -6,6 +6,7 @@ made the difference.
 
 from script import QUIET_PHASE, events, play, refused
 
+from scorekeeper.feed import change_words
 from scorekeeper.hands import Category
 from scorekeeper.match import apply
 from scorekeeper.quick import call_events, calls_open, chicago_outcome_events
@@ -272,7 +273,7 @@ PHASE_1_BY_BO = "dealer Anna; declare Bo pair; pass Cia; pass Anna"
 def test_two_phases_the_second_is_the_last_with_chicago_and_tricks():
     state = play(PHASE_1_BY_BO, rules=TWO_PHASES)
     assert state.phase == 2 and state.in_last_phase and state.open_stages == (Stage.EXCHANGE, Stage.TRICKS)
-    assert str(state.next_action().text) == "Last phase: exchange, then tricks"
+    assert str(state.next_action().text) == "Last phase, the exchange and then the tricks"
     refused(
         f"{PHASE_1_BY_BO}; pass Bo",
         "Play the tricks first: the last showdown comes after them",
@@ -350,3 +351,12 @@ def test_the_quick_entry_records_who_broke_the_chicago_as_the_last_trick():
         made = apply(made, event)
     assert broken.totals == {"Anna": 0, "Bo": 5, "Cia": 10}
     assert made.totals == {"Anna": 0, "Bo": 35, "Cia": 0}
+
+
+def test_a_loss_the_floor_cuts_short_says_so():
+    """Issue 27: "Bo +0, blanco Chicago lost" read as a loss that cost nothing; the line says why."""
+    state = play(f"{with_points(20)}; blanco Bo; trick Bo; trick Cia", rules=BLANCO)
+    assert state.last_change is not None and state.last_change.floored
+    assert str(change_words(state, state.last_change)).endswith("; a total never goes below 0")
+    gained = play(f"{with_points(40)}; blanco Bo; last_trick Anna", rules=BLANCO)
+    assert gained.last_change is not None and not gained.last_change.floored

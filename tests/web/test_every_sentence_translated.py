@@ -6,6 +6,10 @@ rank, every kind of event and every refusal of a match file. Each is said the wa
 (``i18n.say`` under the reader's language), and a non-English one fails if it keeps a word of the
 English messages. The English vocabulary is built from the English messages themselves, so a
 message left untranslated is found whatever it says.
+
+Issue 27 adds the pages: every message of every catalogue, and every refusal of every route (the
+import's at event 1 and event 9) as the app shows it, so that words a route adds of its own are
+found too.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+from bs4 import BeautifulSoup
+from webtools import HX, MATCHES, Keeper
 
 from scorekeeper.cards import parse_card, parse_hand
 from scorekeeper.events import (
@@ -45,10 +52,11 @@ from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Rules, RulesError
 from scorekeeper.web import create_app
 from scorekeeper.web.present.i18n import LANGUAGES, error_text, say
+from scorekeeper.web.store import eventlog, stats
 from scorekeeper.words import N_, listed, said
 
 ROOT = Path(__file__).resolve().parents[2]
-MATCHES = sorted((ROOT / "tests" / "matches").glob("*.json"))
+RECORDED = sorted((ROOT / "tests" / "matches").glob("*.json"))
 LEGACY = ROOT / "tests" / "legacy" / "legacy.sqlite"
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
 KEYWORDS = {"N_": None, "NC_": ((1, "c"), 2), "NP_": (1, 2), "_": None, "gettext": None}
@@ -57,19 +65,19 @@ WORD = re.compile(r"[^\W\d_]+(?:[‘’ʻ'-][^\W\d_]+)*")  # letters of any scri
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # a match file's own spelling ('count', "Qs Qh …")
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[shdc♠♥♦♣]")
-ALLOWED = {"chicago", "json"}  # the game's name; a file format's name
+# The game's name; names of formats, units and libraries, the same in every language.
+ALLOWED = {"chicago", "json", "csv", "chicago-match", "mb", "qr", "openskill", "plackett", "luce"}
 # Words of the English messages that are also the language's own, where the language uses them.
 ALSO_THEIRS = {
-    "sv": {"hand", "royal", "flush", "text"},  # "sin hand", the Swedish name "royal flush", "vara text"
-    "ca": {
-        "no",
-        "full",
-        "as",
-        "per",
-        "enter",
-        "text",
-    },  # "no és", the hand "full", the ace "as", "per a", "enter"
-    "uz": {"poker"},  # "poker qo‘li", a poker hand
+    # "sin hand", the Swedish name "royal flush", "vara text", "skriv in", "en match", "under", "per
+    # omgång", "samma person", "Live", "Be om", "period", "start", "version", "disk", "full", "all"
+    "sv": {"hand", "royal", "flush", "text", "in", "match", "under", "per", "person", "live", "be"}
+    | {"period", "start", "version", "disk", "full", "all"},
+    # "no és", the hand "full", the ace "as", "per a", "enter", "total(s)", "final", "base de dades",
+    # "zero", "just", "aquest any"
+    "ca": {"no", "full", "as", "per", "enter", "text", "total", "totals", "final", "base", "zero"}
+    | {"just", "any"},
+    "uz": {"poker", "import", "server", "disk"},  # "poker qoʻli", a poker hand; "import qilish"; loanwords
 }
 
 
@@ -100,7 +108,7 @@ def english_words(text: str, lang: str, names: set[str]) -> list[str]:
 
 def _recorded() -> Iterator[tuple[tuple[str, ...], Rules, list[Event], Exception | None]]:
     """Each recorded match: players, rules, the events that stand, and the error at its end, if any."""
-    for path in MATCHES:
+    for path in RECORDED:
         try:
             match = loads(path.read_text(encoding="utf-8"))
         except FormatError as error:
@@ -223,10 +231,13 @@ def _tie_reasons() -> Iterator[Any]:
         yield low.words()
 
 
-def _file_refusals() -> Iterator[Exception]:
-    """A match file's refusals: its shape, its fields, its rules."""
-    good = {"format": "chicago-match/1", "players": ["Anna", "Bo"], "rules": {}, "events": []}
-    broken = [
+GOOD = {"format": "chicago-match/1", "players": ["Anna", "Bo"], "rules": {}, "events": []}
+
+
+def _broken_documents() -> list[Any]:
+    """Match files that are not ``chicago-match/1``: their shape, their fields, their rules, an event."""
+    good = GOOD
+    return [
         [],
         {**good, "format": "x"},
         {**good, "players": "Anna"},
@@ -259,7 +270,11 @@ def _file_refusals() -> Iterator[Exception]:
             )
         ),
     ]
-    for document in broken:
+
+
+def _file_refusals() -> Iterator[Exception]:
+    """A match file's refusals: its shape, its fields, its rules."""
+    for document in _broken_documents():
         try:
             load(document)
         except (FormatError, RulesError) as error:
@@ -309,7 +324,7 @@ def said_in(tmp_path_factory):
 
 
 def test_the_sentences_cover_the_matches_the_refusals_and_the_hands():
-    assert len(MATCHES) >= 7 and len(SAID) > 1000
+    assert len(RECORDED) >= 7 and len(SAID) > 1000
     assert {type(e).__name__ for e in ERRORS} >= {"FormatError"}
     assert len({str(s) for s in SAID}) > 400, "distinct sentences"
     assert "pair: eights > sevens" in {str(s) for s in SAID}
@@ -333,3 +348,234 @@ def test_the_check_finds_an_english_word():
     assert english_words("Bo passade", "sv", {"Bo"}) == []
     assert english_words("pair: eights > sevens", "ca", set()) == ["pair", "eights", "sevens"]
     assert english_words("'count' måste vara ett heltal, Qs, Chicago", "sv", set()) == []
+
+
+# Every message of every catalogue: a sentence a page composes is made of these (and of the core's
+# words above), so none of them may keep an English word either.
+
+
+def _catalogue(lang: str) -> list[str]:
+    path = ROOT / "scorekeeper" / "web" / "translations" / lang / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as file:
+        catalogue = read_po(file)
+    return [
+        text
+        for message in catalogue
+        if message.id
+        for text in (message.string if isinstance(message.string, tuple) else (message.string,))
+    ]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_message_of_the_catalogue_keeps_an_english_word(lang):
+    left = {text: english_words(PLACEHOLDER.sub(" ", text), lang, set()) for text in _catalogue(lang)}
+    assert {text: words for text, words in left.items() if words} == {}
+
+
+# Every refusal of every route, through the app as a phone meets it: the table's forms with a field
+# left out (test_form_errors.py tries every field), a stale or foreign post, the new-match form, the
+# import (a file refused at its event 1 and at its event 9), the players' log, the standings' links,
+# the hand checker and the error pages. What the page shows (each role="alert", its heading and its
+# tab's title) must hold no English word. Words a route glues on ("Refused: …") are the same in
+# every language, and each language's words are its catalogue's, checked whole above: so each
+# refusal is asked for in one language, the six taking turns, and the import's at both counts in
+# all six. 90 requests, not 600: a second or two.
+
+TABLE_FORMS = [  # (what, fields): one post for each thing the table's forms can be refused for
+    ("no action", {"player": "Bo"}),
+    ("no such action", {"type": "fold", "player": "Bo"}),
+    ("a dealer without a player", {"type": "dealer"}),
+    ("an exchange without a player", {"type": "exchange", "count": "2"}),
+    ("an exchange without a count", {"type": "exchange", "player": "Bo"}),
+    ("an exchange of no number", {"type": "exchange", "player": "Bo", "count": "x"}),
+    ("a show without cards", {"type": "show", "player": "Bo"}),
+    ("a declaration without a hand", {"type": "declare", "player": "Bo"}),
+    ("a tie's cards without a player", {"type": "tie", "cards": "Qs Qh 9c 5d 2s"}),
+    ("a tie without cards or winner", {"type": "tie", "player": "Bo"}),
+    ("a tie not there", {"type": "tie", "winner": "Bo"}),
+    ("a Chicago without a player", {"type": "chicago"}),
+    ("a trick without a winner", {"type": "trick", "card": "Ah"}),
+    ("a trick now", {"type": "trick", "winner": "Bo"}),
+    ("a last trick without a winner", {"type": "last_trick"}),
+    ("a correction without points", {"type": "adjust", "player": "Bo"}),
+    ("a correction of no number", {"type": "adjust", "player": "Bo", "points": "x"}),
+    ("a draw without a rank", {"type": "draw", "draw.Bo": "2c", "draw.Cia": "Ks"}),
+    ("a rule broken", {"type": "pass", "player": "Anna"}),
+    ("a stale version", {"type": "pass", "player": "Bo", "version": "1"}),
+    ("a version not a number", {"type": "pass", "player": "Bo", "version": "x"}),
+]
+NEW_MATCH = {"name": ["Anna", "Bo", "Cia"], "dealer": "0", "start": "1"}
+
+
+def _at_event(event: Any, index: int) -> str:
+    """A match file whose event ``index`` (as the file counts them: from 0) is ``event``, after legal ones."""
+    document = json.loads((ROOT / "tests" / "matches" / "tie-break-to-ten.json").read_text(encoding="utf-8"))
+    assert len(document["events"]) > index
+    document["events"] = document["events"][:index] + [event]
+    return json.dumps(document)
+
+
+def _refused_posts(ids: dict[str, Any]) -> list[tuple[str, str, str, Any]]:
+    """(what, method, path, data) of every refusal; ``ids`` names the matches and people made first."""
+    table, over, version = ids["table"], ids["over"], ids["version"]
+    record = f"/m/{table}/record"
+    cases = [(what, "POST", record, {"version": version, **fields}) for what, fields in TABLE_FORMS]
+    cases += [
+        ("no version", "POST", record, {"type": "pass", "player": "Bo"}),
+        (
+            "a key used before",
+            "POST",
+            record,
+            {"version": version, "type": "pass", "player": "Anna", "key": ids["used_key"]},
+        ),
+        ("showdown without a hand", "POST", f"/m/{table}/showdown", {"version": version, "player": "Bo"}),
+        (
+            "showdown, a tap of no hand",
+            "POST",
+            f"/m/{table}/showdown",
+            {"version": version, "tap": "high_card:Bo"},
+        ),
+        ("nothing to redo", "POST", f"/m/{table}/redo", {"version": version}),
+        ("an undo out of date", "POST", f"/m/{table}/undo", {"version": "1"}),
+        (
+            "the match is over",
+            "POST",
+            f"/m/{over}/record",
+            {"version": ids["over_version"], "type": "pass", "player": "Bo"},
+        ),
+        ("no name", "POST", "/new", {"start": "1"}),
+        ("one name", "POST", "/new", {**NEW_MATCH, "name": ["Anna"]}),
+        ("a name twice", "POST", "/new", {**NEW_MATCH, "name": ["Anna", "Anna"]}),
+        ("a long name", "POST", "/new", {**NEW_MATCH, "name": ["Anna", "B" * 60]}),
+        ("no such dealer", "POST", "/new", {**NEW_MATCH, "dealer": "7"}),
+        ("a form's key out of date", "POST", "/new", {**NEW_MATCH, "key": "?"}),
+        ("a hand's points not a number", "POST", "/new", {**NEW_MATCH, "points.pair": "x"}),
+        *(
+            (f"house rule {rule} not a number", "POST", "/new", {**NEW_MATCH, rule: "x"})
+            for rule in ("target", "last_trick", "chicago", "chicago_min", "no_exchange_at")
+        ),
+        ("a rematch key out of date", "POST", f"/m/{over}/rematch", {"key": "?"}),
+        ("import: nothing", "POST", "/import", {"text": " "}),
+        ("import: not JSON", "POST", "/import", {"text": "{"}),
+        (
+            "import: a key out of date",
+            "POST",
+            "/import",
+            {"text": _at_event({"type": "pass"}, 1), "key": "?"},
+        ),
+        ("import: too many events", "POST", "/import", {"text": json.dumps({**GOOD, "events": [1] * 5001})}),
+        ("import: too large", "POST", "/import", {"text": " " * (2 * 1024 * 1024 + 1)}),
+        (
+            "import: a key used before",
+            "POST",
+            "/import",
+            {"text": _at_event({"type": "dealer", "player": "Bo"}, 0), "key": ids["import_key"]},
+        ),
+        *(("import: a broken file", "POST", "/import", {"text": json.dumps(d)}) for d in _broken_documents()),
+        ("players: no such page", "GET", "/players?page=x", None),
+        ("players: a name taken", "POST", f"/players/{ids['anna']}/rename", {"name": "Bo"}),
+        ("players: an empty name", "POST", f"/players/{ids['anna']}/rename", {"name": " "}),
+        ("players: not the latest change", "POST", f"/players/log/{ids['earlier_change']}/undo", None),
+        ("players: an undo undone", "POST", f"/players/log/{ids['undo_entry']}/undo", None),
+        ("players: undone already", "POST", f"/players/log/{ids['undone_change']}/undo", None),
+        ("matches: no such player", "GET", "/?player=x", None),
+        ("standings: no such period", "GET", "/standings?period=x", None),
+        (
+            "standings: days the wrong way",
+            "GET",
+            "/standings?period=between&from=2026-02-01&to=2026-01-01",
+            None,
+        ),
+        ("standings: not a day", "GET", "/standings?period=between&from=1.2.2026", None),
+        ("standings: too many players", "GET", "/standings?" + "&".join(["player=1"] * 51), None),
+        ("standings: no such player", "GET", "/standings?player=99999", None),
+        ("hands: not a card", "GET", "/hands?hand1=Qs+Qh+9c+9d+1x", None),
+        ("hands: four cards", "GET", "/hands?hand1=Qs+Qh+9c+9d", None),
+        ("hands: a card twice", "GET", "/hands?hand1=Qs+Qs+9c+9d+2s", None),
+        ("hands: a card in two hands", "GET", "/hands?hand1=Qs+Qh+9c+9d+2s&hand2=Qs+Kh+4c+4d+9s", None),
+        ("not found", "GET", "/nothing-here", None),
+        ("not a page's method", "GET", record, None),
+        ("not the scorekeeper", "POST", record, {"version": version, "type": "pass", "player": "Cia"}),
+    ]
+    return cases
+
+
+def _counted_posts() -> list[tuple[str, str, str, Any]]:
+    """The import's refusals that name an event, at event 1 and at event 9 (a count's two forms)."""
+    cases = []
+    for index in (1, 9):
+        broken = _at_event({"type": "trick", "winner": "Anna"}, index)
+        cases.append((f"import: event {index} breaks a rule", "POST", "/import", {"text": broken}))
+        unreadable = _at_event({"type": "pass"}, index)
+        cases.append((f"import: event {index} unreadable", "POST", "/import", {"text": unreadable}))
+    return cases
+
+
+def _shown(response: Any) -> list[str]:
+    """What a refused request shows: each alert, the heading and the tab's title."""
+    page = BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    found = page.select("[role=alert]:not(#offline), main h1, title")
+    return [" ".join(tag.get_text(" ").split()) for tag in found if tag.get_text(strip=True)]
+
+
+@pytest.fixture(scope="module")
+def refused_in(tmp_path_factory):
+    """Every refusal of every route, said in a language: {lang: [(what, status, [text shown])]}."""
+    database = tmp_path_factory.mktemp("refused") / "scorekeeper.sqlite"
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(database),
+            "SECRET_KEY": "test-secret-key-0123456789abcdef",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    client, stranger = app.test_client(), app.test_client()
+    keeper = Keeper(app, client).new("Anna", "Bo", "Cia", dealer="Anna")
+    ids: dict[str, Any] = {"table": keeper.match_id, "used_key": "a-tap-used-once-already-0"}
+    assert keeper.post(htmx=False, type="pass", player="Bo", key=ids["used_key"]).status_code == 303
+    ids["version"] = str(keeper.version)
+    over = client.post("/import", data={"text": (MATCHES / "two-players-to-royal-flush.json").read_text()})
+    ids["over"] = over.headers["Location"].split("/")[2]
+    with app.app_context():
+        ids["over_version"] = str(eventlog.load_match(ids["over"]).version)
+    ids["import_key"] = "an-import-key-used-once-0"
+    first = {"text": _at_event({"type": "dealer", "player": "Anna"}, 0), "key": ids["import_key"]}
+    assert client.post("/import", data=first).status_code == 303
+    with app.app_context():
+        anna, cia = stats.person_id_of("Anna"), stats.person_id_of("Cia")
+    ids["anna"] = anna
+    for name in ("Anna A", "Anna B"):
+        assert client.post(f"/players/{anna}/rename", data={"name": name}).status_code == 303
+    assert client.post(f"/players/{cia}/rename", data={"name": "Cia C"}).status_code == 303
+    assert client.post("/players/log/3/undo").status_code == 303
+    ids.update(earlier_change=1, undone_change=3, undo_entry=4)
+    cases = _refused_posts(ids)
+    out: dict[str, list[tuple[str, int, list[str]]]] = {lang: [] for lang in TRANSLATED}
+    turns = [(TRANSLATED[i % len(TRANSLATED)], case) for i, case in enumerate(cases)]
+    turns += [(lang, case) for case in _counted_posts() for lang in TRANSLATED]
+    for lang, (what, method, path, data) in turns:
+        phone = stranger if what == "not the scorekeeper" else client  # a phone without the role
+        phone.set_cookie("lang", lang)
+        response = phone.open(path, method=method, data=data, headers=HX if "/m/" in path else {})
+        out[lang].append((what, response.status_code, _shown(response)))
+    return out
+
+
+def test_every_refusal_of_every_route_is_refused_and_says_something(refused_in):
+    """The walk meets refusals, not pages that took the post (each one is a 4xx with words)."""
+    met = [said for lang in TRANSLATED for said in refused_in[lang]]
+    taken = [(what, status) for what, status, shown in met if status < 400 or not shown]
+    assert taken == [], "these requests were not refused; the walk no longer checks what they say"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_refusal_of_any_route_keeps_an_english_word(refused_in, lang):
+    names = NAMES | {"Anna A", "Anna B", "Cia C", "B" * 40}
+    left = {
+        (what, text): english_words(text, lang, names)
+        for what, _, shown in refused_in[lang]
+        for text in shown
+    }
+    assert {key: words for key, words in left.items() if words} == {}

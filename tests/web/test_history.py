@@ -80,8 +80,8 @@ def test_export_then_import_gives_the_identical_match(client, app):
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("chicago-below-15", "Refused: event 7: Cia has 9 points; Chicago needs 15"),
-        ("bad-card", "Not a match file: event 2: &#39;11s&#39; is not a card"),
+        ("chicago-below-15", "Not imported, event 7 breaks a rule: Cia has 9 points; Chicago needs 15"),
+        ("bad-card", "Not imported, event 2 cannot be read: &#39;11s&#39; is not a card"),
         ("truncated", "Not a match file: not valid JSON"),
     ],
 )

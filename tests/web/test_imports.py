@@ -84,7 +84,7 @@ def test_a_file_with_more_events_than_any_real_match_is_refused_before_an_event_
 def test_a_file_of_as_many_events_as_the_cap_is_read_and_judged_by_the_engine(client):
     response = client.post("/import", data={"text": match_file(MAX_EVENTS)})
     assert response.status_code == 422
-    assert "Refused:" in response.text and "at most" not in response.text
+    assert "breaks a rule:" in response.text and "at most" not in response.text
 
 
 def test_the_cap_on_events_is_said_in_the_readers_language(client):

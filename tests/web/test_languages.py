@@ -224,3 +224,35 @@ def test_names_are_listed_the_way_the_readers_language_lists_them(keeper, client
     client.set_cookie("lang", "en")
     page = soup(client.get(f"/rules?m={keeper.match_id}"))
     assert page.select_one("#house").text == "This match: Anna, Bo, and Cia"
+
+
+def test_lists_of_scores_and_declarations_are_joined_the_languages_way(keeper, client):
+    """Issue 27: the round's "So far" and the Chicago scores through the locale's list pattern ("、")."""
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    keeper.post(type="pass", player="Bo")
+    keeper.declare("Cia", "pair")
+    client.set_cookie("lang", "ja")
+    so_far = soup(client.get(f"/m/{keeper.match_id}")).select_one(".so-far").text
+    assert so_far.startswith("これまで：") and "、" in so_far and " · " not in so_far and "： " not in so_far
+
+
+def test_tab_titles_and_the_manifest_are_in_the_readers_language(client):
+    """Issue 27: "– Chicago" at the end of a tab's title, and the installable app's name, translated."""
+    page = soup(client.get("/players", headers={"Accept-Language": "ja"}))
+    assert page.title.text == "プレイヤー – シカゴ"
+    link = page.select_one("link[rel=manifest]")["href"]
+    assert link == "/manifest.ja.webmanifest"
+    response = client.get(link)  # a browser fetches it without cookies: the URL names the language
+    assert response.headers["Content-Type"].startswith("application/manifest+json")
+    assert "public" in response.headers["Cache-Control"]
+    manifest = response.get_json()
+    assert (manifest["name"], manifest["short_name"], manifest["lang"]) == (
+        "シカゴ スコアキーパー",
+        "シカゴ",
+        "ja",
+    )
+    assert (
+        client.get("/manifest.webmanifest", headers={"Accept-Language": "el"}).get_json()["short_name"]
+        == "Σικάγο"
+    )
+    assert client.get("/manifest.xx.webmanifest").status_code == 404

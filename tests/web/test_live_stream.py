@@ -44,7 +44,7 @@ def test_the_stream_sends_the_board_at_each_tap_and_the_version_to_a_page_that_h
     name, (version, html) = next(said)  # the watcher noticed the commit and woke this stream
     board = BeautifulSoup(html, "html.parser").select_one("#board")
     assert (name, version, board["data-version"]) == ("board", "2", "2")
-    assert "Bo declared flush" in board.text
+    assert "Bo declared a flush" in board.text
     assert keeper.declare("Cia", "full_house").status_code == 200
     assert next(said)[1][0] == "3"
     response.close()

@@ -221,9 +221,9 @@ def test_the_scoreboard_names_the_showdown_it_reports_by_its_phase(keeper):
     for event in events("declare Bo pair; pass Anna; pass Bo; pass Anna"):
         assert keeper.record(event).status_code == 200
     outcome = keeper.page().select_one("#scoreboard p.outcome").text.strip()
-    assert outcome == "Showdown, phase 2: everybody passed: nobody scores"  # the table asks for phase 3's
+    assert outcome == "Showdown, phase 2: everybody passed, so nobody scores"  # the table asks for phase 3's
     assert "last" not in outcome.lower()
     for event in events("last_trick Anna; pass Bo; pass Anna"):
         assert keeper.record(event).status_code == 200
     outcome = keeper.page().select_one("#scoreboard p.outcome").text.strip()
-    assert outcome == "Showdown, round 1, phase 3: everybody passed: nobody scores"
+    assert outcome == "Showdown, round 1, phase 3: everybody passed, so nobody scores"

@@ -114,14 +114,14 @@ HOUSE_RULES = [
         for key, label in [
             ("last_trick", "Last trick"),
             ("chicago", "Chicago value"),
-            ("chicago_min", "Chicago from (points)"),
-            ("no_exchange_at", "No exchanges from (points; empty: never)"),
+            ("chicago_min", "Chicago may be called from (points)"),
+            ("no_exchange_at", "No exchanges from this many points (empty: never)"),
         ]
         for v in ("1001", str(10**20), "١٢", "1_000", "-1")
     ],
     *[
         (f"points.{hand}", v, f"Points for {name} must be a whole number from 0 to 1000")
-        for hand, name in [("pair", "pair"), ("royal_flush", "royal flush")]
+        for hand, name in [("pair", "a pair"), ("royal_flush", "a royal flush")]
         for v in ("1001", str(10**20), "١٢", "1_000", "-3")
     ],
 ]

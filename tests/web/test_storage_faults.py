@@ -158,7 +158,7 @@ def assert_read_only_page(answer, *words: str, hidden: str) -> None:
     assert answer.status_code == 503
     assert answer.content_type == "text/html; charset=utf-8"
     text = soup(answer).select_one("main [role=alert]").get_text(" ", strip=True)
-    assert text.startswith("Scores cannot be saved: ")
+    assert text.startswith("Scores cannot be saved because ")
     for word in words:
         assert word in text
     body = answer.get_data(as_text=True)
@@ -179,7 +179,7 @@ def test_a_full_disk_refuses_the_tap_with_the_reason_keeps_every_event_and_recov
             filler = fill(disk)
             refused = [table.tap() for _ in range(3)]
             for answer in refused:
-                assert_read_only_page(answer, "the disk is full: free space on the server", hidden=str(disk))
+                assert_read_only_page(answer, "the disk is full. Free space on the server", hidden=str(disk))
             assert table.acknowledged == before
             assert table.stored() == before  # every acknowledged event, and no other
             assert table.client.get(f"/m/{table.keeper.match_id}").status_code == 200  # reads still work

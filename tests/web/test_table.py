@@ -176,11 +176,11 @@ def test_undo_says_what_it_undoes_and_walks_back(keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     keeper.declare("Bo", "pair")
     keeper.declare("Cia", "flush")
-    assert "Cia declared flush" in keeper.page().select_one("button.undo").text
+    assert "Cia declared a flush" in keeper.page().select_one("button.undo").text
     keeper.post("undo")
     page = keeper.page()
-    assert "Bo declared pair" in page.select_one("button.undo").text
-    assert "Undo: Cia declared flush" in page.select_one("#feed").text
+    assert "Bo declared a pair" in page.select_one("button.undo").text
+    assert "Undone: Cia declared a flush" in page.select_one("#feed").text
     keeper.post("undo")
     keeper.post("undo")
     assert keeper.page().select_one("button.undo") is None  # back at the start
@@ -200,7 +200,7 @@ def test_only_legal_declarations_are_enabled_and_lower_ones_are_explained(keeper
     buttons = keeper.page().select(".hand-buttons button")
     enabled = [b["value"] for b in buttons if not b.has_attr("disabled")]
     assert enabled == ["straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "royal_flush"]
-    assert "At least straight (the best so far), or pass." in keeper.page().text
+    assert "At least a straight (the best so far), or pass." in keeper.page().text
 
 
 def test_cards_shown_in_the_showdown_are_marked_in_the_picker(keeper):
@@ -257,7 +257,7 @@ def test_when_nobody_may_call_chicago_one_line_says_why(keeper):
         keeper.post(type="pass", player="Anna")
     chicago = keeper.page().select_one(".chicago")
     assert chicago.select("button") == []
-    assert chicago.text.strip() == "No Chicago this round: it needs 15 points (Bo 0, Anna 0)."
+    assert chicago.text.strip() == "No Chicago this round: it needs 15 points (Bo 0 and Anna 0)."
 
 
 def test_a_tie_asks_for_cards_one_player_at_a_time_then_says_who_won(keeper):
@@ -277,7 +277,7 @@ def test_a_match_survives_a_new_app_on_the_same_database(keeper, app):
     keeper.declare("Bo", "flush")
     again = create_app(dict(app.config)).test_client()
     page = soup(again.get(f"/m/{keeper.match_id}"))
-    assert "Bo declared flush" in page.select_one("#feed").text
+    assert "Bo declared a flush" in page.select_one("#feed").text
 
 
 @pytest.mark.parametrize(

@@ -54,7 +54,7 @@ def test_a_broken_chicago_is_logged_as_it_happened(keeper):
     assert "Bo's Chicago broke: Cia took a trick" in page.select_one("button.undo").get_text()
     keeper.post("undo")
     line = keeper.page().select_one("#feed li").get_text(" ", strip=True)
-    assert line.endswith("Undo: Bo's Chicago broke: Cia took a trick")
+    assert line.endswith("Undone: Bo's Chicago broke: Cia took a trick")
 
 
 def test_a_chicago_made_is_logged_as_made(keeper):
@@ -94,10 +94,10 @@ def test_a_show_whose_cards_do_not_hold_is_not_said_to_hold(keeper):
 def test_undo_offers_redo_which_records_the_step_again_once(keeper):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     keeper.post("showdown", tap="flush:Cia")
-    assert keeper.page().select_one("button.undo small").get_text() == "Cia declared flush"
+    assert keeper.page().select_one("button.undo small").get_text() == "Cia declared a flush"
     keeper.post("undo")
     redo = keeper.page().select_one("form.redo")
-    assert redo.select_one("button small").get_text() == "Cia declared flush"
+    assert redo.select_one("button small").get_text() == "Cia declared a flush"
     assert "key" in redo["hx-vals"] and redo["hx-sync"] == "this:drop"
     version, key = keeper.version, redo.select_one("input[name=key]")["value"]
     first = keeper.post("redo", key=key)

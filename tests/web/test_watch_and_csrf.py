@@ -16,7 +16,7 @@ def test_the_live_view_shows_the_scoreboard_and_feed_and_cannot_write(keeper, cl
     keeper.declare("Bo", "pair")
     page = soup(client.get(watch_url(keeper)))
     assert page.select_one("#scoreboard") is not None
-    assert "Bo declared pair" in page.select_one("#feed").text
+    assert "Bo declared a pair" in page.select_one("#feed").text
     assert [form["action"] for form in page.select("form")] == ["/language"]  # only this phone's language
     assert page.select("[hx-post]") == []
 
@@ -41,7 +41,7 @@ def test_an_unchanged_board_is_answered_304_and_a_changed_one_200(keeper, client
     changed = client.get(url, headers={"HX-Request": "true", "If-None-Match": etag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
-    assert "Bo declared flush" in changed.text
+    assert "Bo declared a flush" in changed.text
 
 
 def test_the_board_polls_with_the_version_it_shows(keeper, client):

@@ -86,6 +86,9 @@ _ = gettext
 
 
 def select_locale() -> str:
+    named = (request.view_args or {}).get("lang")  # a URL that names its language (the manifest's)
+    if named in LANGUAGES:
+        return str(named)
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
@@ -183,7 +186,7 @@ def say(value: Any) -> str:
     if isinstance(value, Listed):
         return names(say(item) for item in value.items)
     if isinstance(value, Category):
-        return say(value.phrase)  # the hand's name inside a sentence, as each language writes it
+        return say(value.named)  # the hand's name inside a sentence, as each language writes it
     return str(value)
 
 

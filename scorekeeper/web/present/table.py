@@ -22,6 +22,7 @@ from scorekeeper.web.present.i18n import (
     say,
 )
 from scorekeeper.web.present.i18n import gettext as _
+from scorekeeper.web.present.i18n import names as listed
 from scorekeeper.web.present.turn import (
     chicago_options,
     entry_style,
@@ -136,10 +137,10 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
                 "matches.entry": url_for("matches.entry", match_id=match.id),
             },
             "entry_style": entry_style(),
-            "declarations": [  # "So far:" each as the feed says it: "Bo declared two pair", "Cia passed"
+            "declarations": listed(  # "So far": each as the feed says it: "Bo declared a pair", "Cia passed"
                 say(describe_words(Declare(names[d.seat], d.hand) if d.hand else Pass(names[d.seat])))
                 for d in state.declarations
-            ],
+            ),
             "all_hands": DECLARABLE,
             "legal": set(state.legal_hands()),
             "used_cards": used_cards(state),
@@ -159,7 +160,7 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
     if state.chicago_open:
         context["chicago_options"] = options = chicago_options(state)
         context["chicago_callable"] = any(option["enabled"] for option in options)
-        context["chicago_scores"] = ", ".join(f"{names[s]} {state.scores[s]}" for s in state.order)
+        context["chicago_scores"] = listed(f"{names[s]} {state.scores[s]}" for s in state.order)
     context["trick_number"] = len(state.tricks) + 1
     if state.tie is not None:
         context["tied"] = [names[s] for s in state.tie.seats]
@@ -223,4 +224,4 @@ def _round_summary(state: MatchState) -> str | None:
             break
         if change.round == state.round - 1:
             gained[state.players[change.seat]] += change.delta
-    return ", ".join(f"{name} {delta:+d}" for name, delta in gained.items())
+    return listed(f"{name} {delta:+d}" for name, delta in gained.items())

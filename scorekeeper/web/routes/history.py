@@ -22,7 +22,7 @@ from scorekeeper.web.errors import error_page
 from scorekeeper.web.forms import creation_key
 from scorekeeper.web.present.chart import chart
 from scorekeeper.web.present.feed import full_log
-from scorekeeper.web.present.i18n import error_text, rules_summary
+from scorekeeper.web.present.i18n import error_text, rules_summary, say
 from scorekeeper.web.present.i18n import gettext as _
 from scorekeeper.web.present.table import table_context, variant_notes
 from scorekeeper.web.roles import keeper_required
@@ -32,6 +32,7 @@ from scorekeeper.web.store import creations, eventlog, writes
 from scorekeeper.web.store.eventlog import match_or_404
 from scorekeeper.web.store.imports import TooManyEvents, export_text, import_match, origin
 from scorekeeper.web.store.stored import StoredMatch
+from scorekeeper.words import N_, said
 
 # Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
 # library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
@@ -148,7 +149,7 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     # A browser sends the file field even when no file was chosen: then the pasted text counts.
     text = upload.read() if upload is not None and upload.filename else request.form.get("text", "").encode()
     if not text.strip():
-        return render_template("history/import.html", refusal="Choose a match file, or paste one."), 422
+        return render_template("history/import.html", refusal=_("Choose a match file, or paste one.")), 422
     try:
         key = creation_key(request.form)
     except FormatError as error:
@@ -160,14 +161,24 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
         return render_template("history/import.html", stored=stored.match_id)
     except TooManyEvents as error:
         return render_template("history/import.html", refusal=error_text(error)), 422
-    except FormatError as error:
-        return render_template("history/import.html", refusal=f"Not a match file: {error}"), 422
-    except RuleBroken as error:
-        return render_template("history/import.html", refusal=f"Refused: {error}"), 422
+    except (FormatError, RuleBroken) as error:
+        return render_template("history/import.html", refusal=not_imported(error)), 422
     except writes.KeyReused:
         refusal = _("This tap was already used for another action.")
         return render_template("history/import.html", refusal=refusal), 422
     return redirect(url_for("history.match_page", match_id=match_id), 303)
+
+
+def not_imported(error: FormatError | RuleBroken) -> str:
+    """Why a file was not imported, one sentence in the page's language (the event at fault named)."""
+    words = error.words or error.message  # a match file's error without words: only the JSON parser's
+    if isinstance(error, RuleBroken):
+        why = N_("Not imported, event {index} breaks a rule: {error}")
+    elif error.index is not None:
+        why = N_("Not imported, event {index} cannot be read: {error}")
+    else:
+        why = N_("Not a match file: {error}")
+    return say(said(why, index=error.index, error=words))
 
 
 def _read_form() -> None:

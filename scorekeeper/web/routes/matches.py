@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.events import Dealer, Event, Tie, Undo
 from scorekeeper.matchfile import FormatError
 from scorekeeper.quick import showdown_events
-from scorekeeper.refusals import RuleBroken
+from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Bounds
 from scorekeeper.web import roles
 from scorekeeper.web.forms import (
@@ -75,7 +75,7 @@ def link_number(name: str, bounds: Bounds, label: str) -> int:
     value = whole_number(request.args[name], bounds)
     if value is None:
         message = say(bounds.refusal(said(label)))
-        page = render_template("error.html", code=400, title=_("Not understood"), message=message)
+        page = render_template("error.html", code=400, title=_("Request not understood"), message=message)
         abort(Response(page, 400))
     return value
 
@@ -151,7 +151,9 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
         return _table(match_or_404(match_id), 412 if if_match is not None else 409, refusal=_(STALE))
     except writes.MatchFinished as finished:
         return _table(
-            match_or_404(match_id), 409, refusal=_("The match is over: %(name)s won.", name=finished.winner)
+            match_or_404(match_id),
+            409,
+            refusal=refusal_text(RuleBroken(Refusal.FINISHED, winner=finished.winner)),
         )
     response: BaseResponse
     if "return=minimal" in request.headers.get("Prefer", ""):  # RFC 7240: the acknowledgement only

@@ -32,7 +32,8 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.web.present.htmx import HTMX_SCRIPT
-from scorekeeper.web.present.i18n import COOKIE, LANGUAGES
+from scorekeeper.web.present.i18n import COOKIE, LANGUAGES, get_locale
+from scorekeeper.web.present.i18n import gettext as _
 
 # Module-level as Flask's decorators (``@bp.get``) need it when the routes are defined: state the
 # library forces, and no app's (a blueprint holds its routes; routes/__init__.py registers it).
@@ -79,8 +80,14 @@ def file(name: str) -> Response:
     return response
 
 
+# The page links the manifest by its language: a browser fetches it without cookies, and each
+# language's file is then one URL that may be cached (a day: the icons' names change with a release).
 @bp.get("/manifest.webmanifest")
-def manifest() -> Response:
+@bp.get("/manifest.<lang>.webmanifest")
+def manifest(lang: str | None = None) -> Response:
+    """The installable app's manifest, its name and description in the language the URL names."""
+    if lang is not None and lang not in LANGUAGES:
+        abort(404)
     icons = [
         {"src": asset("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
         {"src": asset("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
@@ -92,9 +99,11 @@ def manifest() -> Response:
         },
     ]
     body = {
-        "name": "Chicago Scorekeeper",
-        "short_name": "Chicago",
-        "description": "Keep the score of Swedish Chicago at the table.",
+        "name": _("Chicago Scorekeeper"),
+        "short_name": _("Chicago"),
+        "description": _("Keep the score of Swedish Chicago at the table."),
+        "lang": str(get_locale()),
+        "dir": "ltr",
         "start_url": url_for("matches.index"),
         "scope": "/",
         "display": "standalone",
@@ -102,7 +111,13 @@ def manifest() -> Response:
         "theme_color": "#0b6e4f",
         "icons": icons,
     }
-    return Response(json.dumps(body), mimetype="application/manifest+json")
+    response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+    if lang is None:  # the language chosen by the cookie or the browser's languages
+        response.headers["Cache-Control"] = "private, max-age=3600"
+        response.vary.update(("Accept-Language", "Cookie"))
+    else:
+        response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @bp.get("/sw.js")

@@ -145,7 +145,7 @@ def rating_chart(rows: list[ratings.Standing], count: int) -> Chart:
 @bp.errorhandler(Unreadable)
 def unreadable(error: Unreadable) -> tuple[str, int]:
     message = say(error.words)
-    return render_template("error.html", code=400, title=_("Not understood"), message=message), 400
+    return render_template("error.html", code=400, title=_("Request not understood"), message=message), 400
 
 
 @bp.app_template_global()

@@ -46,7 +46,7 @@ class Fault(StrEnum):
     FULL = (
         "full",
         N_(
-            "Scores cannot be saved: the disk is full: free space on the server, then tap again."
+            "Scores cannot be saved because the disk is full. Free space on the server, then tap again."
             " Everything recorded before is kept."
         ),
         "the disk is full: free space on the server",
@@ -54,24 +54,24 @@ class Fault(StrEnum):
     READ_ONLY = (
         "read_only",
         N_(
-            "Scores cannot be saved: the database file or its folder is read-only: let the server write"
-            " to them, then tap again. Everything recorded before is kept."
+            "Scores cannot be saved because the database file or its folder is read-only. Let the server"
+            " write to them, then tap again. Everything recorded before is kept."
         ),
         "the database file or its folder is read-only: let the server write to them",
     )
     CANNOT_OPEN = (
         "cannot_open",
         N_(
-            "Scores cannot be saved: the database cannot be opened: check that its disk is attached and"
-            " its folder is there, then try again. Everything recorded before is kept."
+            "Scores cannot be saved because the database cannot be opened. Check that its disk is attached"
+            " and its folder is there, then try again. Everything recorded before is kept."
         ),
         "the database cannot be opened: check that its disk is attached and its folder is there",
     )
     DISK_ERROR = (
         "disk_error",
         N_(
-            "Scores cannot be saved: the disk reported an error: check the server's disk, then tap again."
-            " Everything recorded before is kept."
+            "Scores cannot be saved because the disk reported an error. Check the server's disk, then tap"
+            " again. Everything recorded before is kept."
         ),
         "the disk reported an error: check the server's disk",
     )
