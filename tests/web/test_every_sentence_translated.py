@@ -70,14 +70,16 @@ ALLOWED = {"chicago", "json", "csv", "chicago-match", "mb", "qr", "openskill", "
 # Words of the English messages that are also the language's own, where the language uses them.
 ALSO_THEIRS = {
     # "sin hand", the Swedish name "royal flush", "vara text", "skriv in", "en match", "under", "per
-    # omgång", "samma person", "Live", "Be om", "period", "start", "version", "disk", "full", "all"
+    # omgång", "samma person", "Live", "Be om", "period", "start", "version", "disk", "full", "all",
+    # "bonus"
     "sv": {"hand", "royal", "flush", "text", "in", "match", "under", "per", "person", "live", "be"}
-    | {"period", "start", "version", "disk", "full", "all"},
+    | {"period", "start", "version", "disk", "full", "all", "bonus"},
     # "no és", the hand "full", the ace "as", "per a", "enter", "total(s)", "final", "base de dades",
-    # "zero", "just", "aquest any"
+    # "zero", "just", "aquest any", "variants" (variant's plural)
     "ca": {"no", "full", "as", "per", "enter", "text", "total", "totals", "final", "base", "zero"}
-    | {"just", "any"},
-    "uz": {"poker", "import", "server", "disk"},  # "poker qoʻli", a poker hand; "import qilish"; loanwords
+    | {"just", "any", "variants"},
+    # "poker qoʻli", a poker hand; "import qilish"; loanwords
+    "uz": {"poker", "import", "server", "disk", "bonus"},
 }
 
 
