@@ -14,9 +14,11 @@ import pytest
 from disktools import fill, small_disk
 from servertools import Keeper, Server
 
+from scorekeeper.web.store.faults import Fault
+
 pytestmark = pytest.mark.slow
 
-REASON = "the disk is full: free space on the server"
+REASON = Fault.FULL.message  # what the phone is told: the disk is full, free space on the server
 
 
 class Scorer:
