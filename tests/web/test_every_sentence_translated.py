@@ -63,7 +63,7 @@ KEYWORDS = {"N_": None, "NC_": ((1, "c"), 2), "NP_": (1, 2), "_": None, "gettext
 KEYWORDS |= {"ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 WORD = re.compile(r"[^\W\d_]+(?:[‘’ʻ'-][^\W\d_]+)*")  # letters of any script, "to‘da", "full-haus"
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
-QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # a match file's own spelling ('count', "Qs Qh …")
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|«[^»]*»")  # a match file's own spelling ('count', "Qs Qh …")
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[shdc♠♥♦♣]")
 # The game's name; names of formats, units and libraries, the same in every language.
 ALLOWED = {"chicago", "json", "csv", "chicago-match", "mb", "qr", "openskill", "plackett", "luce"}

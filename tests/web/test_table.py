@@ -67,7 +67,7 @@ def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
     footer = keeper.page().select_one("footer.links p").text
     rules_page = soup(client.get(f"/rules?m={keeper.match_id}"))
     said = [li.text for li in rules_page.select(".house li")]
-    assert said == ["Chicago får ropas från 13 poäng.", "Inga byten från 40 poäng."]
+    assert said == ["Chicago får ropas från 13 poäng.", "Köpstopp vid 40 poäng."]
     assert footer.startswith("Husregler: " + " ".join(said))
 
 
