@@ -47,3 +47,12 @@ def test_an_unknown_match_shows_the_base_rules(client):
     response = client.get("/rules?m=nope")
     assert response.status_code == 200
     assert soup(response).select_one(".house") is None
+
+
+def test_the_rules_page_says_how_the_standings_rate_and_what_the_room_board_shows(client):
+    """Issue 28: the rules page describes the variants, the standings and the room board."""
+    page = soup(client.get("/rules"))
+    section = page.select_one("#standings").find_next_siblings("p", limit=2)
+    assert "finished matches only" in section[0].text and "final totals" in section[0].text
+    assert "every match under way" in section[1].text and "read-only" in section[1].text
+    assert page.select_one("#variants") is not None
