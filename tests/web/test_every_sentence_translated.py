@@ -71,9 +71,9 @@ ALLOWED = {"chicago", "json", "csv", "chicago-match", "mb", "qr", "openskill", "
 ALSO_THEIRS = {
     # "sin hand", the Swedish name "royal flush", "vara text", "skriv in", "en match", "under", "per
     # omgång", "samma person", "Live", "Be om", "period", "start", "version", "disk", "full", "all",
-    # "bonus"
+    # "bonus", "tv"
     "sv": {"hand", "royal", "flush", "text", "in", "match", "under", "per", "person", "live", "be"}
-    | {"period", "start", "version", "disk", "full", "all", "bonus"},
+    | {"period", "start", "version", "disk", "full", "all", "bonus", "tv"},
     # "no és", the hand "full", the ace "as", "per a", "enter", "total(s)", "final", "base de dades",
     # "zero", "just", "aquest any", "variants" (variant's plural)
     "ca": {"no", "full", "as", "per", "enter", "text", "total", "totals", "final", "base", "zero"}
