@@ -108,6 +108,11 @@ BASE_POINTS: Mapping[Category, int] = MappingProxyType(
 )
 
 
+def instant_win_words(hand: Category) -> Said:
+    """House rule ``instant_win``: the sentence that says ``hand`` wins a match at once."""
+    return said(N_("{hand} wins the match at once."), hand=said(hand.label))
+
+
 @dataclass(frozen=True)
 class Rules:
     """The rules one match is played by; the defaults are the base rules."""
@@ -241,8 +246,7 @@ class Rules:
             out.append(said(N_("Only a player who has won a Chicago can win the match.")))
         if self.four_of_a_kind_resets:
             out.append(said(N_("A showdown won with four of a kind puts everybody else back to 0.")))
-        for hand in self.instant_win:
-            out.append(said(N_("{hand} wins the match at once."), hand=said(hand.label)))
+        out += [instant_win_words(hand) for hand in self.instant_win]
         if self.blanco_chicago is not None:
             out.append(
                 said(N_("A blanco Chicago may be called; it is worth {points}."), points=self.blanco_chicago)
