@@ -42,6 +42,8 @@ def check_header(page, where: str) -> None:
     links = page.locator("header.top a")
     tops = {round(links.nth(i).bounding_box()["y"]) for i in range(links.count())}
     assert len(tops) == 1, f"{where}: the header's links lie on {len(tops)} lines"
+    hidden = page.evaluate("(n => n.scrollWidth - n.clientWidth)(document.querySelector('header.top nav'))")
+    assert hidden <= 0, f"{where}: the header's last link is {hidden} px out of sight"
     for i in range(links.count()):  # every link still has a name (a label, or one for screen readers)
         assert links.nth(i).evaluate("a => a.innerText.trim() || a.getAttribute('aria-label')")
         box = links.nth(i).bounding_box()

@@ -40,7 +40,7 @@ def test_review_a_match_step_back_and_check_hands(page, server, screens):
     assert "Royal flush" in page.locator(".figures").inner_text()
     screens(page, "player", full_page=True)
 
-    page.get_by_role("link", name="Compare hands").click()
+    page.get_by_role("link", name="Hands", exact=True).click()
     pick_cards(page, "h1", "9s 7s 5s 4s 2s")
     pick_cards(page, "h2", "Qh 9h 7h 4h 2h")
     page.get_by_role("button", name="Compare").click()
