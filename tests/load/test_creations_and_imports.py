@@ -199,8 +199,8 @@ def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path):
     imported: list[list[int]] = []
     try:
         keeper = Keeper(server.port, seed=3)
-        alone, _ = _tap(keeper, 3)  # the same taps with nothing else going on, for comparison
-        until = time.time() + 11
+        alone, _ = _tap(keeper, 2)  # the same taps with nothing else going on, for comparison
+        until = time.time() + 7
         importers = [
             threading.Thread(target=_importer, args=(server.port, source, files, until, imported))
             for source in ("127.0.0.2", "127.0.0.3")  # two clients, as the limiter sees them
@@ -208,7 +208,7 @@ def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path):
         for t in importers:
             t.start()
         time.sleep(1)  # the imports are under way
-        taps, statuses = _tap(keeper, 9)
+        taps, statuses = _tap(keeper, 5)
         for t in importers:
             t.join(timeout=120)
         keeper.close()
@@ -216,12 +216,12 @@ def test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed(tmp_path):
         server.stop()
     imports = [status for run in imported for status in run]
     print(
-        f"\nI7: {len(imports)} imports of {MAX_EVENTS} events by 2 clients in 10 s; {len(taps)} taps "
+        f"\nI7: {len(imports)} imports of {MAX_EVENTS} events by 2 clients in 6 s; {len(taps)} taps "
         f"meanwhile: p95 {_p95_ms(taps):.1f} ms (alone: {_p95_ms(alone):.1f} ms), "
         f"max {max(taps) * 1e3:.1f} ms, 5xx {sum(s >= 500 for s in statuses)}"
     )
     assert len(imported) == 2 and set(imports) == {303}
-    assert len(imports) >= 8  # the importers really loaded the server (30 in 10 s on a quiet machine)
+    assert len(imports) >= 6  # the importers really loaded the server (about 37 in 6 s on a quiet machine)
     assert set(statuses) == {200}  # 0 5xx, and no other failure
     assert max(taps) < 1.0  # TRUST.md I7: none waits over 1 s (the p95 is printed, never asserted)
 
@@ -237,25 +237,33 @@ def _widest_file(seed: int) -> str:
 
 
 def test_the_server_stays_under_150_mb_after_100_imported_matches_are_viewed(tmp_path):
-    """A quarter of the files as long as an import may be in events, the rest in bytes (one long correction)."""
-    files = [*_longest_files(1), _widest_file(0), _widest_file(1), _widest_file(2)]
+    """A quarter of the files as long as an import may be in events, a quarter in bytes (one long
+    correction), half short matches; the server's memory read after each match is viewed (the
+    highest it reached, not where it fell back to: after 25 long ones it stood at 171 MB, once
+    short ones followed at 134 MB)."""
+    long, short = _longest_files(1)[0], (MATCHES / "four-players-tie-break-and-correction.json").read_text()
+    wide = [_widest_file(seed) for seed in range(3)]
     server = Server(tmp_path / "rss.sqlite", env=GENEROUS).start()
     try:
         phone = Phone(server.port)
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-        before = server.rss_mb()
+        before = highest = server.rss_mb()
         for i in range(100):  # each another match (its own start: a file stored already is not stored again)
-            text = _started(files[i % len(files)], i)
-            response = _import(conn, phone, _multipart({"csrf_token": phone.token, "text": text}))
+            file = (long, wide[i // 4 % 3], short, short)[i % 4]
+            response = _import(conn, phone, _multipart({"csrf_token": phone.token, "text": _started(file, i)}))
             assert response.status == 303
             match_id = response.getheader("Location").split("/")[2]
-            middle = len(json.loads(files[i % len(files)])["events"]) // 2
+            middle = len(json.loads(file)["events"]) // 2
             for page in (f"/m/{match_id}", f"/m/{match_id}/history", f"/m/{match_id}/at/{middle}"):
                 assert phone.request("GET", page)[0].status == 200
+            highest = max(highest, server.rss_mb())
         after = server.rss_mb()
         conn.close()
         phone.close()
     finally:
         server.stop()
-    print(f"\nI7: server RSS {before:.0f} MB at start, {after:.0f} MB after 100 imported matches viewed")
-    assert after < 150  # TRUST.md I7
+    print(
+        f"\nI7: server RSS {before:.0f} MB at start, at most {highest:.0f} MB while 100 imported"
+        f" matches were viewed, {after:.0f} MB after"
+    )
+    assert highest < 150  # TRUST.md I7
