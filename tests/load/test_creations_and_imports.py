@@ -250,7 +250,9 @@ def test_the_server_stays_under_150_mb_after_100_imported_matches_are_viewed(tmp
         before = highest = server.rss_mb()
         for i in range(100):  # each another match (its own start: a file stored already is not stored again)
             file = (long, wide[i // 4 % 3], short, short)[i % 4]
-            response = _import(conn, phone, _multipart({"csrf_token": phone.token, "text": _started(file, i)}))
+            response = _import(
+                conn, phone, _multipart({"csrf_token": phone.token, "text": _started(file, i)})
+            )
             assert response.status == 303
             match_id = response.getheader("Location").split("/")[2]
             middle = len(json.loads(file)["events"]) // 2
