@@ -133,7 +133,7 @@ def said_at(events: Sequence[Event], index: int) -> Said:
 
     >>> from scorekeeper.events import Chicago, LastTrick
     >>> str(said_at([Chicago("Cia"), LastTrick("Anna")], 1))
-    "Cia's Chicago broke: Anna took a trick"
+    "Anna broke Cia's Chicago"
     >>> str(said_at([Chicago("Cia"), LastTrick("Cia")], 1))
     'Cia made the Chicago'
     """
@@ -143,9 +143,9 @@ def said_at(events: Sequence[Event], index: int) -> Said:
         caller = None if call is None else call.player
         blanco = isinstance(call, Blanco)
         if caller is not None and event.winner != caller:
-            broke = N_("{caller}'s Chicago broke: {player} took a trick")
+            broke = N_("{player} broke {caller}'s Chicago")
             if blanco:
-                broke = N_("{caller}'s blanco Chicago broke: {player} took a trick")
+                broke = N_("{player} broke {caller}'s blanco Chicago")
             return said(broke, caller=caller, player=event.winner)
         if caller is not None and (isinstance(event, LastTrick) or number == TRICKS_PER_ROUND):
             made = N_("{player} made the blanco Chicago") if blanco else N_("{player} made the Chicago")
@@ -162,7 +162,7 @@ def _chicago_before(events: Sequence[Event], index: int) -> tuple[Chicago | Blan
 
     >>> from scorekeeper.events import Blanco, Exchange, LastTrick
     >>> str(said_at([Blanco("Cia"), Exchange("Anna", 2), LastTrick("Anna")], 2))
-    "Cia's blanco Chicago broke: Anna took a trick"
+    "Anna broke Cia's blanco Chicago"
     """
     number, waiting = 1, 0
     for event in reversed(events[:index]):

@@ -112,13 +112,15 @@ class Hand:
     def describe(self) -> str:
         """Say the hand the way a player would: its name, then its ranks (in words, never "9s").
 
-        Each rank word stands alone after the colon, so no language has to bend it to fit a
-        preposition, a numeral or an article ("a pair of …" cannot be translated word by word).
+        Each rank word is its own message in the plain plural or singular, so a translation may
+        stand it alone ("par: kungar") where its language would bend it after a preposition.
 
         >>> evaluate("Qs Qh 9c 9d 2s").describe()
-        'two pair: queens and nines'
+        'Two pair, queens and nines'
         >>> evaluate("Ah 2c 3d 4s 5h").describe()
-        'straight, top card: 5'
+        'Straight, 5 high'
+        >>> evaluate("Th Jh Qh Kh Ah").describe()
+        'Royal flush'
         """
         return str(self.words())
 
@@ -127,25 +129,27 @@ class Hand:
         r = self.ranks
         match self.category:
             case Category.HIGH_CARD:
-                return said(N_("high card: {rank}"), rank=r[0].noun_words)
+                return said(N_("High card, {rank} high"), rank=r[0].noun_words)
             case Category.PAIR:
-                return said(N_("pair: {ranks}"), ranks=r[0].plural_words)
+                return said(N_("Pair of {ranks}"), ranks=r[0].plural_words)
             case Category.TWO_PAIR:
-                return said(N_("two pair: {high} and {low}"), high=r[0].plural_words, low=r[1].plural_words)
+                return said(N_("Two pair, {high} and {low}"), high=r[0].plural_words, low=r[1].plural_words)
             case Category.THREE_OF_A_KIND:
-                return said(N_("three of a kind: {ranks}"), ranks=r[0].plural_words)
+                return said(N_("Three of a kind, {ranks}"), ranks=r[0].plural_words)
             case Category.STRAIGHT:
-                return said(N_("straight, top card: {rank}"), rank=r[0].noun_words)
+                return said(N_("Straight, {rank} high"), rank=r[0].noun_words)
             case Category.FLUSH:
-                return said(N_("flush, top card: {rank}"), rank=r[0].noun_words)
+                return said(N_("Flush, {rank} high"), rank=r[0].noun_words)
             case Category.FULL_HOUSE:
                 # Translators: {high} are the three cards, {low} the two; both are rank words in the plural.
-                return said(N_("full house: {high} and {low}"), high=r[0].plural_words, low=r[1].plural_words)
+                return said(
+                    N_("Full house, {high} over {low}"), high=r[0].plural_words, low=r[1].plural_words
+                )
             case Category.FOUR_OF_A_KIND:
-                return said(N_("four of a kind: {ranks}"), ranks=r[0].plural_words)
+                return said(N_("Four of a kind, {ranks}"), ranks=r[0].plural_words)
             case Category.STRAIGHT_FLUSH:
-                return said(N_("straight flush, top card: {rank}"), rank=r[0].noun_words)
-        return said(self.category.phrase)
+                return said(N_("Straight flush, {rank} high"), rank=r[0].noun_words)
+        return said(self.category.label)
 
 
 def _classify(ranks: Sequence[Rank], flush: bool) -> tuple[Category, tuple[Rank, ...]]:
@@ -259,7 +263,7 @@ def classify(cards: str | Iterable[str | Card]) -> Category:
     return evaluate(cards).category
 
 
-# What each position of a category's tie-break ranks is called (a label, before a colon), and
+# What each position of a category's tie-break ranks is called (after "higher": "higher kicker"), and
 # whether it is a group of cards (its ranks said in the plural) or a single card.
 _CARDS = (
     NC_("tie-break position", "first card"),
@@ -279,8 +283,8 @@ _ROLES: dict[Category, tuple[tuple[Said, bool], ...]] = {
     Category.PAIR: ((_PAIR := NC_("tie-break position", "pair"), True),)
     + tuple((k, False) for k in _KICKERS),
     Category.TWO_PAIR: (
-        (NC_("tie-break position", "high pair"), True),
-        (NC_("tie-break position", "low pair"), True),
+        (NC_("tie-break position", "first pair"), True),
+        (NC_("tie-break position", "second pair"), True),
         (_KICKER, False),
     ),
     Category.THREE_OF_A_KIND: ((_THREE := NC_("tie-break position", "three of a kind"), True),)
@@ -323,64 +327,41 @@ _NAMED = {
 }
 
 
-def _shared(category: Category, ranks: tuple[Rank, ...], equal: int) -> Said:
-    """Say what two hands of one category have in common in their first ``equal`` (> 0) ranks."""
-    head = ranks[0].plural_words
-    match category:
-        case Category.PAIR:
-            return said(N_("pair: {ranks}"), ranks=head)
-        case Category.TWO_PAIR if equal == 1:
-            return said(N_("two pair, high pair: {ranks}"), ranks=head)
-        case Category.TWO_PAIR:
-            return said(N_("two pair: {high} and {low}"), high=head, low=ranks[1].plural_words)
-        case Category.THREE_OF_A_KIND:
-            return said(N_("three of a kind: {ranks}"), ranks=head)
-        case Category.FULL_HOUSE:
-            return said(N_("full house, three of a kind: {ranks}"), ranks=head)
-        case Category.FOUR_OF_A_KIND:
-            return said(N_("four of a kind: {ranks}"), ranks=head)
-        case Category.FLUSH:
-            return said(N_("flush: {ranks}"), ranks="-".join(r.label for r in ranks[:equal]))
-    return said(N_("high card: {ranks}"), ranks="-".join(r.label for r in ranks[:equal]))
-
-
 def explain(higher: Hand, lower: Hand) -> str:
     """Say in words why ``higher`` beats ``lower`` (or that they are identical).
 
     RULES.md: within a category hands compare rank by rank, most significant first. The
-    verdict is a label and two ranks (``first kicker: 9 > 8``): no verb has to agree with a
-    rank, and no role needs an article.
+    verdict names the first card (or group of cards) that differs and its two ranks; the
+    hands themselves are said elsewhere, so the verdict does not repeat them.
 
     >>> explain(evaluate("Qs Qh 9c 5d 2s"), evaluate("Qd Qc 8c 5h 2d"))
-    'pair: queens; first kicker: 9 > 8'
+    'higher first kicker, 9 against 8'
     >>> explain(evaluate("Qh 9h 7h 4h 2h"), evaluate("9s 8s 6s 4s 2s"))
-    'flush: queen > 9'
+    'higher first card, queen against 9'
     >>> explain(evaluate("8h 8d 5c 4s 2h"), evaluate("7s 7c 6s 4c 2s"))
-    'pair: eights > sevens'
+    'higher pair, eights against sevens'
+    >>> explain(evaluate("Qh 9h 7h 4h 2h"), evaluate("Kc Qd Js Th 9c"))
+    'a flush against a straight'
     >>> explain(evaluate("9h 7h 5h 4h 2h"), evaluate("9s 7s 5s 4s 2s"))
-    'identical hands (flush, top card: 9)'
+    'identical hands, so nobody scores'
     """
     return str(explain_words(higher, lower))
 
 
 def explain_words(higher: Hand, lower: Hand) -> Said:
     """``explain``, kept apart for translation."""
-    if higher == lower:
-        return said(N_("identical hands ({hand})"), hand=higher.words())
+    if higher == lower:  # RULES.md: identical best hands, nobody scores
+        return said(N_("identical hands, so nobody scores"))
     if higher.category is not lower.category:
-        return said(N_("{higher} > {lower}"), higher=higher.category.phrase, lower=lower.category.phrase)
+        return said(N_("{higher} against {lower}"), higher=higher.category.named, lower=lower.category.named)
     roles = _ROLES[higher.category]
     at = next(i for i, (h, lo) in enumerate(zip(higher.ranks, lower.ranks, strict=True)) if h != lo)
     role, is_group = roles[at]
     high, low = higher.ranks[at], lower.ranks[at]
     words = (high.plural_words, low.plural_words) if is_group else (high.noun_words, low.noun_words)
-    if at == 0:
-        # Translators: {hand} is a hand's name; {high} and {low} are ranks, the higher first.
-        return said(N_("{hand}: {high} > {low}"), hand=higher.category.phrase, high=words[0], low=words[1])
-    shared = _shared(higher.category, higher.ranks, at)
-    # Translators: {shared} is what both hands have ("pair: queens"), {role} which card decides
-    # ("first kicker"), {high} and {low} its ranks, the higher first.
-    return said(N_("{shared}; {role}: {high} > {low}"), shared=shared, role=role, high=words[0], low=words[1])
+    # Translators: {role} is the card (or cards) that decides ("first kicker"), {high} and {low}
+    # its ranks, the higher first: "higher kicker, 9 against 2".
+    return said(N_("higher {role}, {high} against {low}"), role=role, high=words[0], low=words[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,7 +378,7 @@ def compare(first: str | Iterable[str | Card], second: str | Iterable[str | Card
     """Compare two five-card hands card by card and say why.
 
     >>> compare("Ks Kh 4c 4d 9s", "Kd Kc 4h 4s 2s").reason
-    'two pair: kings and fours; kicker: 9 > 2'
+    'higher kicker, 9 against 2'
     """
     a, b = evaluate(first), evaluate(second)
     if a == b:
@@ -424,7 +405,7 @@ def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[
 
     >>> ranked = rank_hands([("Bo", "9s 7s 5s 4s 2s"), ("Cia", "Qh 9h 7h 4h 2h")])
     >>> [(r.place, r.label, r.beats_next) for r in ranked]
-    [(1, 'Cia', 'flush: queen > 9'), (2, 'Bo', None)]
+    [(1, 'Cia', 'higher first card, queen against 9'), (2, 'Bo', None)]
     >>> rank_hands([("Bo", "Qs Qh 9c 9d 2s"), ("Cia", "Qs Kh Kc 4d 3s")])
     Traceback (most recent call last):
     ...

@@ -342,7 +342,7 @@ def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
     (top, seat), (second, _) = values[0], values[1]
     reason = explain_words(top, second)
     if top == second:
-        return _nobody_scores(state, tie.hand, said(N_("{reason}, so nobody scores"), reason=reason))
+        return _nobody_scores(state, tie.hand, reason)  # "identical hands, so nobody scores"
     return _score_hand(state, seat, tie.hand, reason)
 
 

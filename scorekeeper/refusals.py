@@ -88,8 +88,8 @@ class Refusal(Worded):
     EXCHANGE_THRESHOLD = (
         "exchange_threshold",
         NP_(
-            "{player} has {score} point; no exchanges from {threshold}",
-            "{player} has {score} points; no exchanges from {threshold}",
+            "{player} has {score} point and cannot exchange: the limit is {threshold}",
+            "{player} has {score} points and cannot exchange: the limit is {threshold}",
         ),
         Section.EXCHANGE,
     )

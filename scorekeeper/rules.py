@@ -216,8 +216,8 @@ class Rules:
             out.append(
                 said_n(
                     NP_(
-                        "Chicago may be called from {points} point.",
-                        "Chicago may be called from {points} points.",
+                        "A player needs at least {points} point to call Chicago.",
+                        "A player needs at least {points} points to call Chicago.",
                     ),
                     "points",
                     points=self.chicago_min,
@@ -228,7 +228,10 @@ class Rules:
         if self.no_exchange_at is not None:
             out.append(
                 said_n(
-                    NP_("No exchanges from {points} point.", "No exchanges from {points} points."),
+                    NP_(
+                        "No exchanges for a player with {points} point or more.",
+                        "No exchanges for a player with {points} points or more.",
+                    ),
                     "points",
                     points=self.no_exchange_at,
                 )
@@ -254,7 +257,9 @@ class Rules:
         if self.chicago_break_bonus:
             out.append(said(N_("Breaking a Chicago scores {points}."), points=self.chicago_break_bonus))
         if self.over_target_resets:
-            out.append(said(N_("Going over the target without a won Chicago puts a total back to 0.")))
+            out.append(
+                said(N_("A player who goes over the target without having won a Chicago goes back to 0."))
+            )
         if self.phases == 2:
             out.append(said(N_("A round has two phases.")))
         if self.more_players:

@@ -20,12 +20,15 @@ from scorekeeper.web.store.faults import fault_of
 from scorekeeper.words import N_
 
 ERRORS = {
-    400: (N_("Request not understood"), N_("The request could not be read. Reload the page and try again.")),
+    400: (
+        N_("Request not understood"),
+        N_("The app did not understand this form. Reload the page and try again."),
+    ),
     403: (N_("Not allowed"), N_("This phone may not do that.")),
     404: (N_("Not found"), N_("There is nothing here. A link may be mistyped or out of date.")),
     405: (N_("Not allowed"), N_("That is not something this page does.")),
     413: (N_("Too large"), N_("What was sent is too large.")),
-    415: (N_("Request not understood"), N_("This page takes a form, not that kind of content.")),
+    415: (N_("Request not understood"), N_("This page accepts only what its own form sends.")),
     429: (N_("Too many requests"), N_("Too many wrong links from this address; wait a minute.")),
     500: (N_("Something went wrong"), N_("Nothing was recorded. Reload the page and try again.")),
     503: (N_("Read only"), N_("The score database needs attention; nothing can be recorded now.")),
@@ -48,7 +51,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(_: CSRFError) -> tuple[str, int]:
-        return error_page(400, N_("This form expired or came from elsewhere. Reload the page and try again."))
+        return error_page(400, N_("This form is out of date. Reload the page and try again."))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:

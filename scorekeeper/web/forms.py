@@ -58,7 +58,7 @@ NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "adjust": (("player", CHOOSE_PLAYER), ("points", N_("Enter the points of the correction"))),
 }
 # A form no screen sends (a field of the wrong kind, a hand or an action that does not exist).
-NOT_UNDERSTOOD = N_("The app did not understand this form: reload the page and try again")
+NOT_UNDERSTOOD = N_("The app did not understand this form. Reload the page and try again.")
 
 
 def whole_number(text: str, bounds: Bounds = WHOLE) -> int | None:
@@ -82,7 +82,7 @@ def creation_key(form: MultiDict[str, str]) -> str | None:
     if not key:
         return None
     if CREATION_KEY.fullmatch(key) is None:
-        raise FormatError(said(N_("This form is out of date: reload the page.")))
+        raise FormatError(said(N_("This form is out of date. Reload the page and try again.")))
     return key
 
 

@@ -26,8 +26,8 @@ INT_RULES = {
     "target": N_("Target"),
     "last_trick": N_("Last trick"),
     "chicago": N_("Chicago value"),
-    "chicago_min": N_("Chicago may be called from (points)"),
-    "no_exchange_at": N_("No exchanges from this many points (empty: never)"),
+    "chicago_min": N_("Minimum score to call Chicago"),
+    "no_exchange_at": N_("No exchanges at this score or more (leave empty for no limit)"),
 }
 FLAG_RULES = ("chicago_leads", "deuce_last_trick_double")
 # The variants of RULES.md that are on or off, in its order.

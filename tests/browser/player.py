@@ -517,7 +517,7 @@ class Table:
                 show = turn.locator(".show")
                 self.click(show.locator("details.picker summary"))
                 self.fill(show.locator("input[name=cards]"), format_hand(cards))
-                self.post(show.get_by_role("button", name=f"Check the cards of {player}"), "show")
+                self.post(show.get_by_role("button", name=f"Check {player}'s cards"), "show")
             case Declare(player=player, hand=hand, cards=cards):
                 self.style("detail")
                 assert player in turn.locator(".declare h2").inner_text()
@@ -540,7 +540,7 @@ class Table:
                     if player not in self.tie_cards:
                         break  # its cards come in a later event of the file
                     self.fill(form.locator("input[name=cards]"), format_hand(self.tie_cards.pop(player)))
-                    self.post(form.get_by_role("button", name=f"Enter the cards of {player}"), "tie")
+                    self.post(form.get_by_role("button", name=f"Enter {player}'s cards"), "tie")
             case Chicago(player=player):
                 self.post(turn.get_by_role("button", name=f"{player} calls Chicago"), "chicago")
             case Blanco(player=player):

@@ -119,7 +119,7 @@ def test_the_spectator_sees_a_chicago_called(browser, server, screens, axe):
     table.get_by_role("button", name=f"{other} took a trick", exact=True).click()
     wait_until(live, "() => document.querySelector('#board p.chicago-on') === null", 10)
     board = live.locator("#board").inner_text()
-    assert f"{caller}'s Chicago broke: {other} took a trick" in board
+    assert f"{other} broke {caller}'s Chicago" in board
     assert live.locator("#board .where").inner_text() == round_line  # the round goes on
     screens(live, "chicago-broken")
     keeper.close()

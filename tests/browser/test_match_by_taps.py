@@ -44,17 +44,17 @@ def test_a_whole_match_from_the_draw_to_the_winner(page, other_phone, server, sc
     assert "Tie: Cia and Anna declared two pair" in page.locator("#turn").inner_text()
     pick_cards(page, "tie", "Ks Kh 4c 4d 2s")
     screens(page, "tie-cards")
-    tap(page, button(page, "Enter the cards of Cia"))
+    tap(page, button(page, "Enter Cia's cards"))
     pick_cards(page, "tie", "Kd Kc 4h 4s 9s")
-    tap(page, button(page, "Enter the cards of Anna"))
-    assert "kicker: 9 > 2" in page.locator("#scoreboard").inner_text()
+    tap(page, button(page, "Enter Anna's cards"))
+    assert "higher kicker, 9 against 2" in page.locator("#scoreboard").inner_text()
     assert scores(page) == {"Anna": 2, "Bo": 0, "Cia": 0}
     screens(page, "tie-settled")
 
     # Phase 2: Anna shows a hand that is only a pair; the points are taken back.
     page.locator(".show summary").click()
     pick_cards(page, "show", "Kd Kc 4h 3s 9s")
-    tap(page, button(page, "Check the cards of Anna"))
+    tap(page, button(page, "Check Anna's cards"))
     screens(page, "show-unsupported")
     tap(page, button(page, "Not two pair: take back 2 from Anna"))
     assert scores(page)["Anna"] == 0

@@ -138,7 +138,7 @@ def test_the_table_of_a_new_user_at_360px(phone, server, screens):
     assert show.locator("details.picker summary").is_visible()
     screens(page, "show-without-cards")
     show.locator("details.picker summary").click()
-    assert show.get_by_role("button", name="Check the cards of Cia").is_visible()
+    assert show.get_by_role("button", name="Check Cia's cards").is_visible()
     show.locator("details.picker summary").click()  # closed again: the exchange goes on unchecked
     page.locator("details.correct summary").click()
     page.select_option("details.correct select[name=player]", "Cia")

@@ -46,5 +46,5 @@ def test_review_a_match_step_back_and_check_hands(page, server, screens):
     page.get_by_role("button", name="Compare").click()
     page.wait_for_load_state()
     ranked = page.locator("ol.ranked").inner_text()
-    assert "Beats Hand 1: flush: queen > 9." in ranked
+    assert "Beats Hand 1: higher first card, queen against 9." in ranked
     screens(page, "hand-checker", full_page=True)

@@ -149,11 +149,7 @@ def test_a_chicago_is_asked_and_logged_in_the_words_of_the_table(browser, server
             assert in_view(page, outcome.nth(i))
         screens(page, "did-annabelle-make-the-chicago")
         tap(page, page.get_by_role("button", name="Cia took a trick"))
-        assert (
-            page.locator("#feed li")
-            .first.inner_text()
-            .endswith("Annabelle's Chicago broke: Cia took a trick")
-        )
+        assert page.locator("#feed li").first.inner_text().endswith("Cia broke Annabelle's Chicago")
         screens(page, "the-chicago-broke")
     finally:
         context.close()
@@ -278,7 +274,7 @@ def test_the_shows_card_entry_fits_and_a_show_that_holds_says_so(browser, server
         for card in "Kd Kc 4h 4s 9s".split():
             page.locator(f"label[for=show-{card}]").click()
         screens(page, "the-show-picked")
-        tap(page, show.get_by_role("button", name="Check the cards of Annabelle"))
+        tap(page, show.get_by_role("button", name="Check Annabelle's cards"))
         held = page.locator("#turn p.held")
         assert held.inner_text().endswith("Annabelle showed at least two pair: the phase-1 points stand.")
         assert in_view(page, held)

@@ -50,31 +50,33 @@ def test_the_categories_rank_from_high_card_to_royal_flush():
 # RULES.md, tie comparisons: (higher, lower) within one category, rank by rank.
 HIGHER_LOWER = [
     # Rule text's own example: a queen-high flush beats a 9-high flush.
-    ("Qh 8h 6h 4h 2h", "9s 7s 5s 4s 3s", "flush: queen > 9"),
-    ("Qh 9h 7h 4h 3h", "Qs 9s 7s 4s 2s", "flush: Q-9-7-4; fifth card: 3 > 2"),
-    ("7c 7d 7h 7s 3d", "6c 6d 6h 6s Ad", "four of a kind: sevens > sixes"),
-    ("7c 7d 7h 7s Kd", "7c 7d 7h 7s Qd", "four of a kind: sevens; kicker: king > queen"),
-    ("Kc Kd Ks 2h 2d", "Qc Qd Qs Ah Ad", "full house: kings > queens"),
-    ("Kc Kd Ks 5h 5d", "Kc Kd Ks 4h 4d", "full house, three of a kind: kings; pair: fives > fours"),
-    ("2c 3d 4h 5s 6c", "Ah 2c 3d 4s 5h", "straight: 6 > 5"),
-    ("Tc Jd Qh Ks Ac", "9c Td Jh Qs Kc", "straight: ace > king"),
-    ("2h 3h 4h 5h 6h", "Ad 2d 3d 4d 5d", "straight flush: 6 > 5"),
-    ("8s 8h 8d 2c 3h", "7s 7h 7d Ac Kh", "three of a kind: eights > sevens"),
-    ("8s 8h 8d Kc 3h", "8s 8h 8d Qc Jh", "three of a kind: eights; first kicker: king > queen"),
-    ("8s 8h 8d Kc 4h", "8s 8h 8d Kc 3h", "three of a kind: eights; second kicker: 4 > 3"),
-    ("Ks Kh 3c 3d 2s", "Qs Qh Jc Jd As", "two pair: kings > queens"),
-    ("Ks Kh 5c 5d 2s", "Ks Kh 4c 4d As", "two pair, high pair: kings; low pair: fives > fours"),
-    ("Ks Kh 4c 4d 9s", "Kd Kc 4h 4s 2s", "two pair: kings and fours; kicker: 9 > 2"),
-    ("Qs Qh 2c 3d 4s", "Js Jh Ac Kd Qs", "pair: queens > jacks"),
-    ("Qs Qh Kc 3d 2s", "Qd Qc Jc 9h 8d", "pair: queens; first kicker: king > jack"),
-    ("Qs Qh 9c 5d 2s", "Qd Qc 8c 5h 2d", "pair: queens; first kicker: 9 > 8"),
-    ("Qs Qh 9c 5d 2s", "Qd Qc 9h 4h 2d", "pair: queens; second kicker: 5 > 4"),
-    ("Qs Qh 9c 5d 3s", "Qd Qc 9h 5h 2d", "pair: queens; third kicker: 3 > 2"),
-    ("Ac 9d 7s 4h 3d", "Kh Qc Jd 9h 7h", "high card: ace > king"),
+    ("Qh 8h 6h 4h 2h", "9s 7s 5s 4s 3s", "higher first card, queen against 9"),
+    ("Qh 9h 7h 4h 3h", "Qs 9s 7s 4s 2s", "higher fifth card, 3 against 2"),
+    ("7c 7d 7h 7s 3d", "6c 6d 6h 6s Ad", "higher four of a kind, sevens against sixes"),
+    ("7c 7d 7h 7s Kd", "7c 7d 7h 7s Qd", "higher kicker, king against queen"),
+    ("Kc Kd Ks 2h 2d", "Qc Qd Qs Ah Ad", "higher three of a kind, kings against queens"),
+    ("Kc Kd Ks 5h 5d", "Kc Kd Ks 4h 4d", "higher pair, fives against fours"),
+    ("2c 3d 4h 5s 6c", "Ah 2c 3d 4s 5h", "higher top card, 6 against 5"),
+    ("Tc Jd Qh Ks Ac", "9c Td Jh Qs Kc", "higher top card, ace against king"),
+    ("2h 3h 4h 5h 6h", "Ad 2d 3d 4d 5d", "higher top card, 6 against 5"),
+    ("8s 8h 8d 2c 3h", "7s 7h 7d Ac Kh", "higher three of a kind, eights against sevens"),
+    ("8s 8h 8d Kc 3h", "8s 8h 8d Qc Jh", "higher first kicker, king against queen"),
+    ("8s 8h 8d Kc 4h", "8s 8h 8d Kc 3h", "higher second kicker, 4 against 3"),
+    ("Ks Kh 3c 3d 2s", "Qs Qh Jc Jd As", "higher first pair, kings against queens"),
+    ("Ks Kh 5c 5d 2s", "Ks Kh 4c 4d As", "higher second pair, fives against fours"),
+    ("Ks Kh 4c 4d 9s", "Kd Kc 4h 4s 2s", "higher kicker, 9 against 2"),
+    ("Qs Qh 2c 3d 4s", "Js Jh Ac Kd Qs", "higher pair, queens against jacks"),
+    ("Qs Qh Kc 3d 2s", "Qd Qc Jc 9h 8d", "higher first kicker, king against jack"),
+    ("Qs Qh 9c 5d 2s", "Qd Qc 8c 5h 2d", "higher first kicker, 9 against 8"),
+    ("Qs Qh 9c 5d 2s", "Qd Qc 9h 4h 2d", "higher second kicker, 5 against 4"),
+    ("Qs Qh 9c 5d 3s", "Qd Qc 9h 5h 2d", "higher third kicker, 3 against 2"),
+    ("Ac 9d 7s 4h 3d", "Kh Qc Jd 9h 7h", "higher first card, ace against king"),
 ]
 
 
-@pytest.mark.parametrize(("higher", "lower", "reason"), HIGHER_LOWER, ids=[r for _, _, r in HIGHER_LOWER])
+@pytest.mark.parametrize(
+    ("higher", "lower", "reason"), HIGHER_LOWER, ids=[f"{h} > {lo}" for h, lo, _ in HIGHER_LOWER]
+)
 def test_tie_comparison_goes_rank_by_rank(higher, lower, reason):
     assert evaluate(higher) > evaluate(lower)
     assert evaluate(lower) < evaluate(higher)
@@ -85,13 +87,13 @@ def test_tie_comparison_goes_rank_by_rank(higher, lower, reason):
 
 
 def test_different_categories_are_explained_by_category():
-    assert compare("Ah 2c 3d 4s 5h", "As Ah Ac Kd Qh").reason == "straight > three of a kind"
+    assert compare("Ah 2c 3d 4s 5h", "As Ah Ac Kd Qh").reason == "a straight against three of a kind"
 
 
 def test_suits_never_break_a_tie():
     same = compare("9h 7h 5h 4h 2h", "9s 7s 5s 4s 2s")
     assert same.order == 0
-    assert same.reason == "identical hands (flush, top card: 9)"
+    assert same.reason == "identical hands, so nobody scores"
     assert evaluate("Ks Kh 4c 4d 9s") == evaluate("Kd Kc 4h 4s 9c")
 
 

@@ -20,7 +20,7 @@ def test_tied_hands_given_with_their_cards_are_compared_card_by_card():
     )
     assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 2}
     assert state.outcome is not None
-    assert state.outcome.text == "Cia +2, two pair (two pair: kings and fours; kicker: 9 > 2)"
+    assert state.outcome.text == "Cia +2, two pair (higher kicker, 9 against 2)"
 
 
 def test_identical_best_hands_mean_nobody_scores():
@@ -214,7 +214,7 @@ def test_house_rule_no_exchanges_from_a_threshold():
     rules = Rules(no_exchange_at=46)
     refused(
         "adjust Bo 46 head start; dealer Anna; exchange Bo 1",
-        "Bo has 46 points; no exchanges from 46",
+        "Bo has 46 points and cannot exchange: the limit is 46",
         rules=rules,
     )
     assert play("adjust Bo 46 head start; dealer Anna; exchange Bo 0", rules=rules).exchanged == (1,)

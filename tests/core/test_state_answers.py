@@ -76,7 +76,7 @@ def test_from_the_no_exchange_threshold_a_player_exchanges_nothing():
     state = play("adjust Bo 10 head start; dealer Anna", rules=rules)
     assert state.exchange_max(1) == 0 and state.exchange_max(2) == HAND_SIZE
     refusal = state.exchange_refusal(1, 1)
-    assert refusal is not None and refusal.message == "Bo has 10 points; no exchanges from 10"
+    assert refusal is not None and refusal.message == "Bo has 10 points and cannot exchange: the limit is 10"
     assert state.exchange_refusal(1, 0) is None
 
 

@@ -75,9 +75,9 @@ ALSO_THEIRS = {
     "sv": {"hand", "royal", "flush", "text", "in", "match", "under", "per", "person", "live", "be"}
     | {"period", "start", "version", "disk", "full", "all", "bonus", "tv"},
     # "no és", the hand "full", the ace "as", "per a", "enter", "total(s)", "final", "base de dades",
-    # "zero", "just", "aquest any", "variants" (variant's plural)
+    # "zero", "just", "aquest any", "variants" (variant's plural), "dues dates" (two dates)
     "ca": {"no", "full", "as", "per", "enter", "text", "total", "totals", "final", "base", "zero"}
-    | {"just", "any", "variants"},
+    | {"just", "any", "variants", "dates"},
     # "poker qoʻli", a poker hand; "import qilish"; loanwords
     "uz": {"poker", "import", "server", "disk", "bonus"},
 }
@@ -208,7 +208,7 @@ def _tie_reasons() -> Iterator[Any]:
             evaluate(f"{r}s {r}h {k1}c {k2}d {k3}s"),
             evaluate(f"{lower}s {lower}h {k1}d {k2}h {k3}h"),
         )
-        yield explain_words(pair, other)  # "pair: eights > sevens": each rank in the plural
+        yield explain_words(pair, other)  # "higher pair, eights against sevens": each rank in the plural
         yield evaluate(f"{r}s {r}h {r}c {k1}d {k2}s").words()
         yield evaluate(f"{k1}s {r}h {lower}c {k2}d {k3}d").words()  # high card: each rank in the singular
     pairs = [
@@ -329,7 +329,7 @@ def test_the_sentences_cover_the_matches_the_refusals_and_the_hands():
     assert len(RECORDED) >= 7 and len(SAID) > 1000
     assert {type(e).__name__ for e in ERRORS} >= {"FormatError"}
     assert len({str(s) for s in SAID}) > 400, "distinct sentences"
-    assert "pair: eights > sevens" in {str(s) for s in SAID}
+    assert "higher pair, eights against sevens" in {str(s) for s in SAID}
 
 
 def test_english_says_what_the_core_says(said_in):

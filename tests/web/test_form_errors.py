@@ -79,7 +79,7 @@ def test_every_refused_form_speaks_of_the_screen_in_the_readers_language(keeper,
 
 
 def test_checking_the_cards_with_the_entry_closed_says_what_to_do(keeper, client):
-    """Phase 2, "Check the cards of Bo" with the card entry still closed posts no cards."""
+    """Phase 2, "Check Bo's cards" with the card entry still closed posts no cards."""
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     keeper.post("showdown", tap="pair:Bo")
     page = keeper.page()

@@ -29,7 +29,7 @@ def test_a_matchs_house_rules_are_listed_and_used_in_the_text(keeper, client):
     assert changes == [
         "The target is 30 points.",
         "Four of a kind scores 8.",
-        "Chicago may be called from 13 points.",
+        "A player needs at least 13 points to call Chicago.",
     ]
     rows = {tr.td.text: tr.select("td")[1].text for tr in page.select("table.sheet tbody tr")}
     assert rows["Four of a kind"] == "8"

@@ -232,14 +232,14 @@ def test_the_hand_checker_ranks_hands_card_by_card(client):
     ranked = [li.select_one("strong").text for li in page.select("ol.ranked li")]
     assert ranked == ["Hand 2", "Hand 1", "Hand 3"]  # a flush beats a straight, even ace-high
     text = page.select_one("ol.ranked").text
-    assert "Beats Hand 1: flush: queen > 9." in text
-    assert "Beats Hand 3: flush > straight." in text
+    assert "Beats Hand 1: higher first card, queen against 9." in text
+    assert "Beats Hand 3: a flush against a straight." in text
 
 
 def test_the_hand_checker_shows_equal_hands_as_a_tie(client):
     page = soup(client.get("/hands?hand1=9s+7s+5s+4s+2s&hand2=9h+7h+5h+4h+2h"))
     assert [li["value"] for li in page.select("ol.ranked li")] == ["1", "1"]
-    assert "Tie with Hand 2: identical hands" in page.text
+    assert "Ties with Hand 2: the hands are identical." in page.text
 
 
 @pytest.mark.parametrize(

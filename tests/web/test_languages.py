@@ -158,7 +158,7 @@ def test_the_feed_the_last_change_and_tie_reasons_are_translated(keeper, client)
     assert "Bo meldade två par (K♠ K♥ 4♣ 4♦ 9♠)" in page.select_one("#feed").text
     last = page.select_one("#scoreboard").text
     assert "Bo +2, två par" in last
-    assert "två par: kungar och fyror; sidokortet: 9 > 2" in last
+    assert "sidokortet avgör, 9 mot 2" in last
     client.set_cookie("lang", "ja")
     page = soup(client.get(f"/m/{keeper.match_id}"))
     assert "Annaはパス" in page.select_one("#feed").text

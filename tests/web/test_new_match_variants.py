@@ -155,7 +155,7 @@ def test_the_rules_page_states_every_variant_and_the_matchs_active_ones(app, cli
         "A round has two phases.",
     ]
     on = [item.select_one("dt").text.strip() for item in page.select("#variants ~ dl .on")]
-    assert on == ["Chicago required to win", "Breaking a Chicago scores", "Two phases instead of three"]
+    assert on == ["Chicago required to win", "Bonus for breaking a Chicago", "Two phases instead of three"]
 
 
 def test_the_rules_pages_points_table_gives_the_blanco_and_break_bonus_values(client):

@@ -114,8 +114,8 @@ HOUSE_RULES = [
         for key, label in [
             ("last_trick", "Last trick"),
             ("chicago", "Chicago value"),
-            ("chicago_min", "Chicago may be called from (points)"),
-            ("no_exchange_at", "No exchanges from this many points (empty: never)"),
+            ("chicago_min", "Minimum score to call Chicago"),
+            ("no_exchange_at", "No exchanges at this score or more (leave empty for no limit)"),
         ]
         for v in ("1001", str(10**20), "١٢", "1_000", "-1")
     ],

@@ -67,7 +67,10 @@ def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
     footer = keeper.page().select_one("footer.links p").text
     rules_page = soup(client.get(f"/rules?m={keeper.match_id}"))
     said = [li.text for li in rules_page.select(".house li")]
-    assert said == ["Chicago får ropas från 13 poäng.", "Köpstopp vid 40 poäng."]
+    assert said == [
+        "Chicago får ropas med 13 poäng eller mer.",
+        "Köpstopp för den som har 40 poäng eller mer.",
+    ]
     assert footer.startswith("Husregler: " + " ".join(said))
 
 
@@ -265,11 +268,11 @@ def test_a_tie_asks_for_cards_one_player_at_a_time_then_says_who_won(keeper):
     keeper.declare("Bo", "two_pair")
     keeper.declare("Cia", "two_pair")
     keeper.post(type="pass", player="Anna")
-    assert "Enter the cards of Bo" in keeper.page().select_one("#turn").text
+    assert "Enter Bo's cards" in keeper.page().select_one("#turn").text
     keeper.post(type="tie", player="Bo", cards="Ks Kh 4c 4d 2s")
-    assert "Enter the cards of Cia" in keeper.page().select_one("#turn").text
+    assert "Enter Cia's cards" in keeper.page().select_one("#turn").text
     response = keeper.post(type="tie", player="Cia", cards="Kd Kc 4h 4s 9s")
-    assert "Cia +2, two pair (two pair: kings and fours; kicker: 9 > 2)" in soup(response).text
+    assert "Cia +2, two pair (higher kicker, 9 against 2)" in soup(response).text
 
 
 def test_a_match_survives_a_new_app_on_the_same_database(keeper, app):

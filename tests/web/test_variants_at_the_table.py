@@ -119,7 +119,7 @@ def test_the_feed_says_a_blanco_chicago_made_or_broken(client):
     match_id = imported(client, "blanco-chicago", 20)
     data = {"type": "last_trick", "winner": "Cia", "version": "20"}
     page = soup(client.post(f"/m/{match_id}/record", data=data, headers=HX))
-    assert page.select_one("#feed li").text.endswith("Bo's blanco Chicago broke: Cia took a trick")
+    assert page.select_one("#feed li").text.endswith("Cia broke Bo's blanco Chicago")
     assert "Bo -16, blanco Chicago lost" in page.select_one("#scoreboard").text  # 30, floored at 0
 
 

@@ -129,7 +129,7 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
     if_match = request.headers.get("If-Match")
     sent = request.form.get("version", "") if if_match is None else if_match.strip('"v')
     if not sent:
-        return _table(match, 400, refusal=_("This form is out of date: reload the page."))
+        return _table(match, 400, refusal=_("This form is out of date. Reload the page and try again."))
     version = whole_number(sent.strip())
     if version is None:  # ASCII digits only: int() would take '١' for the version 1 (TRUST.md I6)
         return _table(match, 400, refusal=say(WHOLE.refusal(said(N_("This form's version")))))

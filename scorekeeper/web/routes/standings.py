@@ -66,16 +66,16 @@ def read_period(args: MultiDict[str, str], today: date) -> Period:
     """The period a link asks for (this month by default)."""
     kind = args.get("period", "month")
     if kind not in PERIODS:
-        raise Unreadable(said(N_("The period must be this month, this year, all time or between two days")))
+        raise Unreadable(said(N_("The period must be this month, this year, all time or between two dates")))
     if kind == "month":
         return Period(kind, today.replace(day=1))
     if kind == "year":
         return Period(kind, today.replace(month=1, day=1))
     if kind == "all":
         return Period(kind)
-    first, last = _day(args, "from", N_("The first day")), _day(args, "to", N_("The last day"))
+    first, last = _day(args, "from", N_("The start date")), _day(args, "to", N_("The end date"))
     if first and last and first > last:
-        raise Unreadable(said(N_("The first day must not be after the last day")))
+        raise Unreadable(said(N_("The start date must not be after the end date")))
     return Period(kind, first, last)
 
 
@@ -88,7 +88,9 @@ def _day(args: MultiDict[str, str], name: str, label: str) -> date | None:
             raise ValueError(text)
         return date.fromisoformat(text)
     except ValueError:
-        raise Unreadable(said(N_("{field} must be a day written as 2025-03-01"), field=said(label))) from None
+        raise Unreadable(
+            said(N_("{field} must be a date written as 2025-03-01"), field=said(label))
+        ) from None
 
 
 def read_circle(args: MultiDict[str, str]) -> dict[int, str]:
