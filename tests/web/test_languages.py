@@ -130,7 +130,7 @@ def test_engine_refusals_and_hand_names_are_translated(keeper, client):
     client.set_cookie("lang", "sv")
     response = keeper.declare("Cia", "pair")
     refusal = soup(response).select_one("p.refusal")
-    assert refusal.text.startswith("Cia måste melda minst två par, eller passa")  # a hand inside a sentence
+    assert refusal.text.startswith("Cia måste säga minst två par, eller passa")  # a hand inside a sentence
     buttons = [
         b.text.split()[0]
         for b in soup(client.get(f"/m/{keeper.match_id}")).select(".hand-buttons button, .quick-hand")
@@ -155,7 +155,7 @@ def test_the_feed_the_last_change_and_tie_reasons_are_translated(keeper, client)
     keeper.post(type="pass", player="Anna")
     client.set_cookie("lang", "sv")
     page = soup(client.get(f"/m/{keeper.match_id}"))
-    assert "Bo meldade två par (K♠ K♥ 4♣ 4♦ 9♠)" in page.select_one("#feed").text
+    assert "Bo sa två par (K♠ K♥ 4♣ 4♦ 9♠)" in page.select_one("#feed").text
     last = page.select_one("#scoreboard").text
     assert "Bo +2, två par" in last
     assert "sidokortet avgör, 9 mot 2" in last
@@ -247,7 +247,7 @@ def test_tab_titles_and_the_manifest_are_in_the_readers_language(client):
     assert "public" in response.headers["Cache-Control"]
     manifest = response.get_json()
     assert (manifest["name"], manifest["short_name"], manifest["lang"]) == (
-        "シカゴ スコアキーパー",
+        "シカゴ・スコアキーパー",
         "シカゴ",
         "ja",
     )

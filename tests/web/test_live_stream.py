@@ -72,7 +72,7 @@ def test_the_board_in_the_stream_speaks_the_spectators_language(keeper, spectato
     spectator.set_cookie("lang", "sv")
     response = spectator.get(stream_url(keeper), buffered=False)
     _, (_, html) = next(events(response))
-    assert "Bo meldade färg" in BeautifulSoup(html, "html.parser").select_one("#board").text
+    assert "Bo sa färg" in BeautifulSoup(html, "html.parser").select_one("#board").text
     response.close()
 
 
