@@ -27,6 +27,9 @@ CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",
     "--disable-gpu",
+    # A new document reuses the frame of the one it replaces, as Chromium did before RenderDocument:
+    # the browser tests' CPU 157 s → 138 s (a page load here costs ~0.1 s of Chromium's CPU).
+    "--disable-features=RenderDocument",
     "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",
