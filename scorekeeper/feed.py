@@ -59,7 +59,7 @@ def describe_words(event: Event) -> Said:
         case Pass(player=player):
             return said(N_("{player} passed"), player=player)
         case Tie(cards=None, winner=None):
-            return said(N_("Tie: identical hands"))
+            return said(N_("Tie: equal hands"))
         case Tie(cards=None, winner=winner):
             return said(N_("Tie: {player} has the higher hand"), player=winner)
         case Tie(cards=cards):

@@ -141,9 +141,12 @@ class Hand:
             case Category.FLUSH:
                 return said(N_("Flush, {rank} high"), rank=r[0].noun_words)
             case Category.FULL_HOUSE:
-                # Translators: {high} are the three cards, {low} the two; both are rank words in the plural.
                 return said(
-                    N_("Full house, {high} over {low}"), high=r[0].plural_words, low=r[1].plural_words
+                    # Translators: {high} are the three cards, {low} the two; both are rank words
+                    # in the plural.
+                    N_("Full house, {high} over {low}"),
+                    high=r[0].plural_words,
+                    low=r[1].plural_words,
                 )
             case Category.FOUR_OF_A_KIND:
                 return said(N_("Four of a kind, {ranks}"), ranks=r[0].plural_words)
@@ -343,7 +346,7 @@ def explain(higher: Hand, lower: Hand) -> str:
     >>> explain(evaluate("Qh 9h 7h 4h 2h"), evaluate("Kc Qd Js Th 9c"))
     'a flush against a straight'
     >>> explain(evaluate("9h 7h 5h 4h 2h"), evaluate("9s 7s 5s 4s 2s"))
-    'identical hands, so nobody scores'
+    'equal hands, so nobody scores'
     """
     return str(explain_words(higher, lower))
 
@@ -351,7 +354,7 @@ def explain(higher: Hand, lower: Hand) -> str:
 def explain_words(higher: Hand, lower: Hand) -> Said:
     """``explain``, kept apart for translation."""
     if higher == lower:  # RULES.md: identical best hands, nobody scores
-        return said(N_("identical hands, so nobody scores"))
+        return said(N_("equal hands, so nobody scores"))
     if higher.category is not lower.category:
         return said(N_("{higher} against {lower}"), higher=higher.category.named, lower=lower.category.named)
     roles = _ROLES[higher.category]

@@ -37,7 +37,7 @@ class Refusal(Worded):
 
     NO_DEALER = (
         "no_dealer",
-        N_("Choose the first dealer first: draw for it, or pick the dealer"),
+        N_("Choose who deals first: draw for it, or pick the dealer"),
         Section.DEAL,
     )
     DEALER_KNOWN = (
@@ -203,7 +203,7 @@ class Refusal(Worded):
     )
     BLANCO_PHASE = (
         "blanco_phase",
-        N_("A blanco Chicago is called in the last phase, before its exchange"),
+        N_("A blanco Chicago is called in the last phase, before the exchange"),
         Section.CHICAGO,
     )
     BLANCO_EXCHANGED = (
@@ -238,7 +238,7 @@ class Refusal(Worded):
     )
     TRICKS_OVER = (
         "tricks_over",
-        N_("The trick play is over; now the last showdown"),
+        N_("Trick play is over; now the last showdown"),
         Section.TRICKS,
     )
     TRICKS_ONE_BY_ONE = (
@@ -258,7 +258,7 @@ class Refusal(Worded):
     )
     ADJUST_ZERO = (
         "adjust_zero",
-        N_("An adjustment of 0 points changes nothing"),
+        N_("A correction of 0 points changes nothing"),
         Section.POINTS,
     )
     NOTHING_TO_UNDO = (

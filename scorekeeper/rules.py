@@ -110,7 +110,7 @@ BASE_POINTS: Mapping[Category, int] = MappingProxyType(
 
 def instant_win_words(hand: Category) -> Said:
     """House rule ``instant_win``: the sentence that says ``hand`` wins a match at once."""
-    return said(N_("{hand} wins the match at once."), hand=said(hand.label))
+    return said(N_("{hand} wins the match immediately."), hand=said(hand.label))
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ class Rules:
                 )
             )
         if self.win is WinMode.FIRST_TO_REACH:
-            out.append(said(N_("The first to reach the target wins at once.")))
+            out.append(said(N_("The first to reach the target wins immediately.")))
         if self.no_exchange_at is not None:
             out.append(
                 said_n(

@@ -20,8 +20,8 @@ from scorekeeper.words import N_, NP_, Listed, Said, listed, said, said_n
 
 # House rule chicago_to_win: a player at or above the target who plays on (RULES.md, Variants).
 MUST_WIN_CHICAGO = NP_(
-    "{player} has {score} point but must win a Chicago to win",
-    "{player} has {score} points but must win a Chicago to win",
+    "{player} has {score} point but has not won a Chicago, which is needed to win",
+    "{player} has {score} points but has not won a Chicago, which is needed to win",
 )
 DECK_SIZE = 52
 HAND_SIZE = 5
@@ -314,7 +314,7 @@ class MatchState:
         return tuple(s for s, score in enumerate(self.scores) if score >= target and not self.may_win(s))
 
     def needs_chicago_words(self) -> tuple[Said, ...]:
-        """``needs_chicago`` in words: "Bo has 55 points but must win a Chicago to win"."""
+        """Say ``needs_chicago`` in words: "Bo has 55 points but has not won a Chicago, …"."""
         return tuple(
             said_n(MUST_WIN_CHICAGO, "score", player=self.players[s], score=self.scores[s])
             for s in self.needs_chicago

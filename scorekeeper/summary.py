@@ -125,7 +125,7 @@ def played_on(state: MatchState) -> dict[int, tuple[Said, ...]]:
     >>> rules = Rules(chicago_to_win=True)
     >>> state = replay(("Anna", "Bo"), rules, [Dealer("Anna"), Adjust("Bo", 60, ""), *round_])
     >>> {number: [str(words) for words in said] for number, said in played_on(state).items()}
-    {1: ['Bo has 60 points but must win a Chicago to win']}
+    {1: ['Bo has 60 points but has not won a Chicago, which is needed to win']}
     """
     if not state.rules.chicago_to_win:
         return {}

@@ -204,7 +204,8 @@ def test_a_round_is_scored_with_the_keyboard_alone(page, server, screens):
     assert focused(page).startswith("H2")
     assert "Round 1 · phase 1 · Anna deals" in page.locator(".where").inner_text()
 
-    tab_to(page, "Enter each declaration")  # the one-tap grid is the default; this is the other flow
+    # The one-tap grid is the default; this is the other flow.
+    tab_to(page, "Or enter the declarations one by one")
     press(page)
     tab_to(page, r"^BUTTON hand pair")  # Bo speaks first: declares a pair
     press(page, " ")

@@ -170,5 +170,5 @@ def test_the_table_of_a_new_user_at_360px(phone, server, screens):
     page.wait_for_load_state()
     assert page.locator("#scoreboard .where .badge").inner_text() == "Tie-break round"
     banner = page.locator("#turn .tiebreak")
-    assert banner.inner_text().endswith("Anna and Bo were level, so they play one more round; Cia sits out.")
+    assert banner.inner_text().endswith("Anna and Bo were tied, so they play one more round; Cia sits out.")
     screens(page, "tie-break")

@@ -78,7 +78,7 @@ def test_every_screen_fits_a_phone_and_every_target_is_thumb_sized(browser, serv
         tap(page, button(page, f"{name} passes"))
     check_phone_page(page, "tie")
     screens(page, f"tie-{width}", full_page=True)
-    tap(page, button(page, "Identical: Annabelle and Bartholomew"))
+    tap(page, button(page, "Equal: Annabelle and Bartholomew"))
     for name in ("Annabelle", "Bartholomew", "Cia", "Dan"):  # phase 2
         tap(page, button(page, f"{name} passes"))
     assert "Who took the last trick?" in page.locator("#turn").inner_text()

@@ -27,7 +27,7 @@ def test_review_a_match_step_back_and_check_hands(page, server, screens):
     page.locator("ol.log a").nth(10).click()  # the 43rd event of 53, newest first
     assert "Event 43 of 53" in page.locator(".steps").inner_text()
     screens(page, "step")
-    page.get_by_role("link", name="← Back").click()
+    page.get_by_role("link", name="← Previous").click()
     assert "Event 42 of 53" in page.locator(".steps").inner_text()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390

@@ -96,7 +96,10 @@ def chicago_called(page, screens) -> None:
 
 
 def needs_a_chicago(page, screens) -> None:
-    assert page.locator(".needs-chicago").inner_text() == "Bo has 20 points but must win a Chicago to win"
+    assert (
+        page.locator(".needs-chicago").inner_text()
+        == "Bo has 20 points but has not won a Chicago, which is needed to win"
+    )
 
 
 def winner(name: str, won_with: str | None = None) -> Callable:
@@ -119,7 +122,7 @@ def round_two_phase_one(page, screens) -> None:
 
 
 def reshuffle_now(page, screens) -> None:
-    assert "Empty: shuffle the" in page.locator("#turn .pile").inner_text()
+    assert "The draw pile is empty: shuffle the" in page.locator("#turn .pile").inner_text()
     assert page.locator("#scoreboard .seat").count() == 6
     screens(page, "six-seats", full_page=True)
 
@@ -129,7 +132,9 @@ CASES = {
     "break-bonus": Variant("chicago-break-bonus", 17, 23, after_first=chicago_called, trick_by_trick=True),
     "chicago-to-win": Variant("chicago-to-win", 17, before=needs_a_chicago, after=winner("Bo")),
     "four-of-a-kind-resets": Variant("four-of-a-kind-resets", 9),
-    "instant-win": Variant("instant-win", 4, after=winner("Cia", "Straight flush wins the match at once.")),
+    "instant-win": Variant(
+        "instant-win", 4, after=winner("Cia", "Straight flush wins the match immediately.")
+    ),
     "over-target-resets": Variant("over-target-resets", 11, 14),
     "six-players": Variant("six-players", 5, 13, after_first=reshuffle_now, keep_exchanges=True),
     "two-phases": Variant("two-phases", 7, 15, before=show_due_in_the_last_phase, after=round_two_phase_one),

@@ -54,7 +54,7 @@ def test_the_first_dealer_is_chosen_once(again):
 
 @pytest.mark.parametrize("first", ["pass Bo", "exchange Bo 2", "chicago Bo", "trick Bo", "tie Bo"])
 def test_nothing_is_played_before_the_first_dealer(first):
-    refused(first, "Choose the first dealer first: draw for it, or pick the dealer")
+    refused(first, "Choose who deals first: draw for it, or pick the dealer")
 
 
 def test_unknown_players_are_refused_by_name():
@@ -142,7 +142,7 @@ def test_if_everybody_passes_nobody_scores():
     state = play(f"dealer Anna; {QUIET_PHASE}")
     assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 0}
     assert state.phase == 2
-    assert state.outcome is not None and state.outcome.text == "everybody passed, so nobody scores"
+    assert state.outcome is not None and state.outcome.text == "everybody passed, so nobody scored"
 
 
 def test_declared_cards_must_make_exactly_the_hand():

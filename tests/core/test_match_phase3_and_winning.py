@@ -75,7 +75,7 @@ def test_chicago_lost_ends_the_tricks_at_once_and_costs_15():
     assert state.tricks_over and state.stage is Stage.SHOWDOWN
     refused(
         f"{with_points(20)}; chicago Bo; trick Bo; trick Cia; trick Cia",
-        "The trick play is over; now the last showdown",
+        "Trick play is over; now the last showdown",
     )
 
 
@@ -103,7 +103,7 @@ def test_tricks_are_recorded_one_by_one_or_only_the_last():
         f"{TO_PHASE_3}; trick Bo; last_trick Cia",
         "The tricks of this round are recorded one by one: record trick 2",
     )
-    refused(f"{TO_PHASE_3}; last_trick Cia; trick Bo", "The trick play is over; now the last showdown")
+    refused(f"{TO_PHASE_3}; last_trick Cia; trick Bo", "Trick play is over; now the last showdown")
 
 
 def test_only_the_last_trick_scores():
@@ -144,7 +144,7 @@ def test_a_lost_chicago_stops_at_zero():
 
 
 def test_a_correction_of_zero_is_refused():
-    refused("adjust Bo 0 nothing", "An adjustment of 0 points changes nothing")
+    refused("adjust Bo 0 nothing", "A correction of 0 points changes nothing")
 
 
 # Winning.

@@ -35,7 +35,9 @@ def test_a_player_over_the_target_without_a_won_chicago_plays_on_and_the_state_s
     state = play(script, rules=CHICAGO_TO_WIN)
     assert state.totals["Bo"] == 55 and state.winner is None and state.round == 2
     assert state.needs_chicago == (1,)
-    assert [str(w) for w in state.needs_chicago_words()] == ["Bo has 55 points but must win a Chicago to win"]
+    assert [str(w) for w in state.needs_chicago_words()] == [
+        "Bo has 55 points but has not won a Chicago, which is needed to win"
+    ]
 
 
 def test_the_highest_candidate_with_a_won_chicago_wins_not_the_highest_total():
@@ -190,12 +192,12 @@ def test_a_blanco_chicago_lost_costs_its_value_floored_at_zero():
 def test_a_blanco_chicago_is_called_in_the_last_phase_before_its_exchange_and_only_when_played():
     refused(
         "adjust Bo 20 a; dealer Anna; blanco Bo",
-        "A blanco Chicago is called in the last phase, before its exchange",
+        "A blanco Chicago is called in the last phase, before the exchange",
         rules=BLANCO,
     )
     refused(
         f"{with_points(20)}; trick Cia; blanco Bo",
-        "A blanco Chicago is called in the last phase, before its exchange",
+        "A blanco Chicago is called in the last phase, before the exchange",
         rules=BLANCO,
     )
     refused(f"{with_points(20)}; blanco Bo", "Blanco Chicago is not played in this match")

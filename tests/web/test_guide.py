@@ -34,13 +34,13 @@ def test_a_matchs_house_rules_are_listed_and_used_in_the_text(keeper, client):
     rows = {tr.td.text: tr.select("td")[1].text for tr in page.select("table.sheet tbody tr")}
     assert rows["Four of a kind"] == "8"
     assert "at least 13 points may call it" in page.text
-    assert "at or above 30 wins" in page.text
+    assert "if anyone has 30 points or more, the player with the highest total wins" in page.text
 
 
 def test_a_match_on_the_base_rules_says_so(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
     page = soup(client.get(f"/rules?m={keeper.match_id}"))
-    assert "This match follows the base rules exactly." in page.select_one(".house").text
+    assert "This match follows the standard rules." in page.select_one(".house").text
 
 
 def test_an_unknown_match_shows_the_base_rules(client):
@@ -54,5 +54,5 @@ def test_the_rules_page_says_how_the_standings_rate_and_what_the_room_board_show
     page = soup(client.get("/rules"))
     section = page.select_one("#standings").find_next_siblings("p", limit=2)
     assert "finished matches only" in section[0].text and "final totals" in section[0].text
-    assert "every match under way" in section[1].text and "read-only" in section[1].text
+    assert "every match in progress" in section[1].text and "read-only" in section[1].text
     assert page.select_one("#variants") is not None

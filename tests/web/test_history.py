@@ -216,8 +216,8 @@ def test_a_rematch_starts_a_new_match_with_the_same_players_and_rules(client, ap
 def test_a_finished_match_offers_to_re_open_with_confirmation(client):
     match_id = import_recorded(client, "tie-break-to-ten")
     page = soup(client.get(f"/m/{match_id}"))
-    reopen = [f for f in page.select("#turn form") if "Re-open" in f.text][0]
-    assert reopen["hx-confirm"].startswith("Re-open the match?")
+    reopen = [f for f in page.select("#turn form") if "Reopen" in f.text][0]
+    assert reopen["hx-confirm"].startswith("Reopen the match?")
     version = reopen.select_one("input[name=version]")["value"]
     assert client.post(f"/m/{match_id}/undo", data={"version": version}).status_code == 303
     assert "wins with" not in client.get(f"/m/{match_id}").text
@@ -239,7 +239,7 @@ def test_the_hand_checker_ranks_hands_card_by_card(client):
 def test_the_hand_checker_shows_equal_hands_as_a_tie(client):
     page = soup(client.get("/hands?hand1=9s+7s+5s+4s+2s&hand2=9h+7h+5h+4h+2h"))
     assert [li["value"] for li in page.select("ol.ranked li")] == ["1", "1"]
-    assert "Ties with Hand 2: the hands are identical." in page.text
+    assert "Ties with Hand 2: the hands are equal." in page.text
 
 
 @pytest.mark.parametrize(

@@ -100,4 +100,4 @@ def test_a_tie_break_round_is_said_on_the_live_view(app, client):
     match_id = imported(client, document)
     board = soup(client.get(f"/watch/board?t={token_of(app, match_id)}", headers=HX))
     said = board.select_one("#board .tiebreak[role=status]").text
-    assert "Tie-break round" in said and "Anna and Bo were level, so they play one more round." in said
+    assert "Tie-break round" in said and "Anna and Bo were tied, so they play one more round." in said

@@ -121,7 +121,7 @@ def test_a_tie_break_round_is_said_plainly_with_who_sits_out(keeper, client, app
     banner = page.select_one("#turn .tiebreak")
     assert banner is not None and banner["role"] == "status"
     assert (
-        " ".join(banner.text.split()) == "Anna and Bo were level, so they play one more round; Cia sits out."
+        " ".join(banner.text.split()) == "Anna and Bo were tied, so they play one more round; Cia sits out."
     )
     swedish = soup(client.get(f"/m/{keeper.match_id}", headers={"Accept-Language": "sv"}))
     assert "Anna och Bo hade lika många poäng" in swedish.select_one("#turn .tiebreak").text
@@ -221,9 +221,9 @@ def test_the_scoreboard_names_the_showdown_it_reports_by_its_phase(keeper):
     for event in events("declare Bo pair; pass Anna; pass Bo; pass Anna"):
         assert keeper.record(event).status_code == 200
     outcome = keeper.page().select_one("#scoreboard p.outcome").text.strip()
-    assert outcome == "Showdown, phase 2: everybody passed, so nobody scores"  # the table asks for phase 3's
+    assert outcome == "Showdown, phase 2: everybody passed, so nobody scored"  # the table asks for phase 3's
     assert "last" not in outcome.lower()
     for event in events("last_trick Anna; pass Bo; pass Anna"):
         assert keeper.record(event).status_code == 200
     outcome = keeper.page().select_one("#scoreboard p.outcome").text.strip()
-    assert outcome == "Showdown, round 1, phase 3: everybody passed, so nobody scores"
+    assert outcome == "Showdown, round 1, phase 3: everybody passed, so nobody scored"

@@ -115,7 +115,7 @@ HOUSE_RULES = [
             ("last_trick", "Last trick"),
             ("chicago", "Chicago value"),
             ("chicago_min", "Minimum score to call Chicago"),
-            ("no_exchange_at", "No exchanges at this score or more (leave empty for no limit)"),
+            ("no_exchange_at", "No exchanges at or above this score (leave empty for no limit)"),
         ]
         for v in ("1001", str(10**20), "١٢", "1_000", "-1")
     ],

@@ -197,7 +197,7 @@ def test_a_tie_of_three_is_two_taps_too_the_hand_and_the_verdict(keeper):
         ("pair:Bo", ["Cia", "Dan", "Anna"]),
     ]
     question = tie.select_one("h2.tie-question")  # a heading above the pairs, not a note below them
-    assert question.text == "A tie in a pair: whose hand was higher?"
+    assert question.text == "Tied on a pair: whose hand was higher?"
     assert "of-3" in tie.select("form.tie-group")[2]["class"]
     assert "Bo, Dan, and Anna all declared it" in tie.select("form.tie-group")[2].text
     response = keeper.post("showdown", tap="pair:Bo", winner="Dan", **{"with": ["Dan", "Anna"]})

@@ -37,5 +37,5 @@ def test_a_tap_on_a_stale_screen_is_still_refused_as_stale(keeper):
     rows = keeper.rows()
     stale = keeper.post("undo", version=version, key="two")  # the screen before the showdown: no undo
     assert stale.status_code == 409
-    assert "The table moved on since this screen" in soup(stale).select_one(".refusal").text
+    assert "The score changed after this screen was loaded" in soup(stale).select_one(".refusal").text
     assert keeper.rows() == rows

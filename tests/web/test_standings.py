@@ -93,7 +93,7 @@ def test_the_figures_count_finished_matches_only(client, keeper):
     assert cells["Bo"][2] == "1 of 1" and cells["Anna"][2] == "0 of 1"
     assert cells["Bo"][3] == "7.5"  # 15 points in 2 rounds
     assert cells["Bo"][4] == "0 won, 0 lost"
-    assert "1 finished match rated" in page.text
+    assert "Ratings from 1 finished match" in page.text
 
 
 def test_a_period_rates_only_its_matches_and_starts_afresh(client):

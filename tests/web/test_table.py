@@ -57,7 +57,7 @@ def test_house_rules_are_stored_and_summarised(keeper):
     }
     footer = keeper.page().select_one("footer.links p").text
     assert footer.startswith(
-        "House rules: The target is 30 points. Four of a kind scores 8. The first to reach the target wins at once."
+        "House rules: The target is 30 points. Four of a kind scores 8. The first to reach the target wins immediately."
     )
 
 
@@ -76,7 +76,7 @@ def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
 
 def test_a_match_on_the_base_rules_says_so_at_the_foot_of_the_table(keeper):
     keeper.new("Anna", "Bo")
-    assert keeper.page().select_one("footer.links p").text.startswith("Rules: base rules.")
+    assert keeper.page().select_one("footer.links p").text.startswith("Rules: standard rules.")
 
 
 def test_an_htmx_action_returns_the_table_fragment(keeper):

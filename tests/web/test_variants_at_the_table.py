@@ -75,17 +75,17 @@ def test_a_chicago_is_said_with_the_matchs_own_value(client):
 def test_the_table_says_who_plays_on_without_the_chicago_needed_to_win(client):
     match_id = imported(client, "chicago-to-win", 17)
     said = soup(client.get(f"/m/{match_id}")).select_one(".needs-chicago").text
-    assert said == "Bo has 20 points but must win a Chicago to win"
+    assert said == "Bo has 20 points but has not won a Chicago, which is needed to win"
 
 
 def test_an_instant_win_says_the_hand_at_the_table_and_in_the_history(client):
     match_id = imported(client, "instant-win", 7)
     assert (
         soup(client.get(f"/m/{match_id}")).select_one(".won-with").text
-        == "Straight flush wins the match at once."
+        == "Straight flush wins the match immediately."
     )
     assert (
-        "(Straight flush wins the match at once.)"
+        "(Straight flush wins the match immediately.)"
         in soup(client.get(f"/m/{match_id}/history")).select_one(".meta").text
     )
 
@@ -106,7 +106,7 @@ def test_the_score_sheet_says_who_played_on_without_the_chicago_needed_to_win(cl
     match_id = imported(client, "chicago-to-win", 26)
     page = soup(client.get(f"/m/{match_id}/history"))
     assert [row.text for row in page.select("tr.played-on")] == [
-        "Bo has 20 points but must win a Chicago to win"
+        "Bo has 20 points but has not won a Chicago, which is needed to win"
     ]
     assert page.select_one(".meta").text.startswith("Bo won after 2 rounds")
 
@@ -136,4 +136,7 @@ def test_the_live_view_says_a_blanco_chicago_and_who_must_still_win_one(app, cli
     with app.test_request_context():
         token = roles.watch_token(match_id)
     board = soup(client.get(f"/watch/board?t={token}"))
-    assert board.select_one(".needs-chicago").text == "Bo has 20 points but must win a Chicago to win"
+    assert (
+        board.select_one(".needs-chicago").text
+        == "Bo has 20 points but has not won a Chicago, which is needed to win"
+    )

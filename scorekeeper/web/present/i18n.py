@@ -211,4 +211,4 @@ def house_rules(rules: Rules) -> str:
 
 def rules_summary(rules: Rules) -> str:
     """``house_rules``, or that the match plays the base rules."""
-    return house_rules(rules) or str(_("base rules"))
+    return house_rules(rules) or str(_("standard rules"))

@@ -201,10 +201,10 @@ def tiebreak_text(state: MatchState) -> str | None:
     playing = format_list([state.players[s] for s in state.order], locale=locale)
     out = [name for seat, name in enumerate(state.players) if seat not in state.order]
     if not out:
-        return str(_("%(players)s were level, so they play one more round.", players=playing))
+        return str(_("%(players)s were tied, so they play one more round.", players=playing))
     sentence = ngettext(
-        "%(players)s were level, so they play one more round; %(out)s sits out.",
-        "%(players)s were level, so they play one more round; %(out)s sit out.",
+        "%(players)s were tied, so they play one more round; %(out)s sits out.",
+        "%(players)s were tied, so they play one more round; %(out)s sit out.",
         len(out),
         players=playing,
         out=format_list(out, locale=locale),

@@ -50,9 +50,10 @@ from scorekeeper.words import N_, said
 bp = Blueprint("matches", __name__)
 
 STALE = N_(
-    "The table moved on since this screen (another tap or phone): nothing was recorded. This is the latest."
+    "The score changed after this screen was loaded (another tap, or another phone), "
+    "so nothing was recorded. This is the current score."
 )
-NOT_KEEPER = N_("Only the scorekeeper's phone records. Ask the scorekeeper for the hand-over link.")
+NOT_KEEPER = N_("Only the scorekeeper's phone can record scores. Ask the scorekeeper for the hand-over link.")
 PAGE = PERSON = Bounds(1, WHOLE.high)  # the match list's links: a page, a person's id
 
 

@@ -101,7 +101,7 @@ def manifest(lang: str | None = None) -> Response:
     body = {
         "name": _("Chicago Scorekeeper"),
         "short_name": _("Chicago"),
-        "description": _("Keep the score of Swedish Chicago at the table."),
+        "description": _("Keep score at the table for Swedish Chicago."),
         "lang": str(get_locale()),
         "dir": "ltr",
         "start_url": url_for("matches.index"),
