@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import flask
@@ -41,15 +42,33 @@ def app_profile(request) -> str:
     return getattr(request, "param", "lan")
 
 
+SECRET_KEY = "test-secret-key-of-the-web-suite-0123456789"
+
+
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory) -> Path:
+    """An empty database as the app's start leaves it (migrated, figures filled in), made once per
+    test process: each test's app starts on a copy of it, half the time of migrating a new file
+    (tests/web/test_storage_faults.py and test_write_path.py start on new files)."""
+    path = tmp_path_factory.mktemp("migrated") / "scorekeeper.sqlite"
+    create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": SECRET_KEY})
+    return path
+
+
 @pytest.fixture
-def app(tmp_path: Path, app_profile: str):
+def app(tmp_path: Path, app_profile: str, migrated: Path):
     """The app on a temporary database under a settings profile (see BOTH_PROFILES)."""
+    database_file = tmp_path / "scorekeeper.sqlite"
+    with sqlite3.connect(migrated) as source, sqlite3.connect(database_file) as copy:
+        source.backup(copy)
+    source.close()
+    copy.close()
     app = create_app(
         {
             "TESTING": True,
             "PROFILE": app_profile,
-            "DATABASE": str(tmp_path / "scorekeeper.sqlite"),
-            "SECRET_KEY": "test-secret-key-of-the-web-suite-0123456789",
+            "DATABASE": str(database_file),
+            "SECRET_KEY": SECRET_KEY,
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
         }

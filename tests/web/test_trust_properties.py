@@ -231,7 +231,7 @@ def _malformed_posts(db: str, part: int, parts: int, examples: int) -> tuple[int
 @pytest.mark.parametrize(
     "total",
     [
-        pytest.param(1_000, id="1,000 posts"),
+        pytest.param(500, id="500 posts"),
         pytest.param(10_000, id="10,000 posts", marks=pytest.mark.nightly),
     ],
 )
@@ -391,7 +391,7 @@ class Structure(html.parser.HTMLParser):
 
 @pytest.mark.parametrize(
     "names",
-    [pytest.param(200, id="200 names"), pytest.param(1_000, id="1,000 names", marks=pytest.mark.nightly)],
+    [pytest.param(100, id="100 names"), pytest.param(1_000, id="1,000 names", marks=pytest.mark.nightly)],
 )
 def test_hostile_player_names_are_only_ever_text(tmp_path_factory, names):
     app = fresh_app(tmp_path_factory, "i5")
