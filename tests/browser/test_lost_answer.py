@@ -170,7 +170,10 @@ def test_the_offline_page_reloads_itself_and_the_tap_is_sent(context, server, sc
     wait_until(page, f"{STATE} === 'waiting'")
     page.reload()  # the person reloads: the service worker's offline page
     main = page.inner_text("main")
-    assert "The score is safe on the server" in main and "This page reloads as soon as the server answers" in main
+    assert (
+        "The score is safe on the server" in main
+        and "This page reloads as soon as the server answers" in main
+    )
     assert page.locator("#table").count() == 0 and page.evaluate(STATE) == "waiting"
     screens(page, "offline-page")
     context.set_offline(False)  # and nothing more: the page reloads itself, then sends the tap
