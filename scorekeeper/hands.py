@@ -412,14 +412,14 @@ def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[
     >>> rank_hands([("Bo", "Qs Qh 9c 9d 2s"), ("Cia", "Qs Kh Kc 4d 3s")])
     Traceback (most recent call last):
     ...
-    scorekeeper.cards.CardError: Bo and Cia cannot both hold Qs: one deck is in play
+    scorekeeper.cards.CardError: Bo and Cia cannot both hold Qs: there is only one deck
     """
     parsed = [(label, parse_hand(cards)) for label, cards in hands]
     owner: dict[Card, str] = {}
     for label, cards in parsed:
         for card in cards:
             if card in owner:
-                twice = N_("{first} and {second} cannot both hold {card}: one deck is in play")
+                twice = N_("{first} and {second} cannot both hold {card}: there is only one deck")
                 raise CardError(said(twice, card=repr(card), first=owner[card], second=label))
             owner[card] = label
     valued = sorted(

@@ -358,7 +358,7 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
         seat = _seat(state, event.winner)
         if seat not in tie.seats:
             raise RuleBroken(Refusal.NOT_IN_TIE, player=event.winner, players=tied)
-        return _score_hand(state, seat, tie.hand, said(N_("the scorekeeper's verdict")))
+        return _score_hand(state, seat, tie.hand, said(N_("the scorekeeper's call")))
     for name, cards in event.cards.items():
         seat = _seat(state, name)
         if seat not in tie.seats:

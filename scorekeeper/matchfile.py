@@ -306,7 +306,7 @@ def read_players(value: Any, rules: Rules | None = None) -> tuple[str, ...]:
 def load(document: Any) -> MatchFile:
     """Read a parsed document; raise ``FormatError`` if it is not ``chicago-match/1``."""
     if not isinstance(document, Mapping):
-        raise _about_file(N_("a match file is a JSON object"))
+        raise _about_file(N_("a match file must be a JSON object"))
     if document.get("format") != FORMAT:
         raise _about_file(N_("{key} must be {value}"), key="'format'", value=f'"{FORMAT}"')
     try:

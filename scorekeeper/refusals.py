@@ -42,7 +42,7 @@ class Refusal(Worded):
     )
     DEALER_KNOWN = (
         "dealer_known",
-        N_("The first dealer is already chosen"),
+        N_("The first dealer has already been chosen"),
         Section.DEAL,
     )
     DRAW_PLAYERS = (
@@ -52,7 +52,7 @@ class Refusal(Worded):
     )
     DRAW_CARD_TWICE = (
         "draw_card_twice",
-        N_("{card} was drawn twice: one deck is in play"),
+        N_("{card} was drawn twice: there is only one deck"),
         Section.DECK,
     )
     UNKNOWN_PLAYER = (
@@ -82,7 +82,7 @@ class Refusal(Worded):
     )
     EXCHANGE_CLOSED = (
         "exchange_closed",
-        N_("The exchange of phase {phase} is over"),
+        N_("The phase {phase} exchange is over"),
         Section.EXCHANGE,
     )
     EXCHANGE_THRESHOLD = (
@@ -100,7 +100,7 @@ class Refusal(Worded):
     )
     SHOW_NOBODY = (
         "show_nobody",
-        N_("Nobody scored in phase 1, so nobody has to show"),
+        N_("Nobody scored in phase 1, so nobody shows their hand"),
         Section.SHOW,
     )
     SHOW_PLAYER = (
@@ -115,7 +115,7 @@ class Refusal(Worded):
     )
     SHOW_LATE = (
         "show_late",
-        N_("{player} must show before exchanging"),
+        N_("{player} must show their hand before exchanging"),
         Section.SHOW,
     )
     TRICKS_FIRST = (
@@ -125,7 +125,7 @@ class Refusal(Worded):
     )
     DECLARE_TURN = (
         "declare_turn",
-        N_("{expected} declares or passes now, not {player}"),
+        N_("It is {expected}'s turn to declare or pass, not {player}'s"),
         Section.SHOWDOWN,
     )
     HIGH_CARD = (
@@ -145,12 +145,12 @@ class Refusal(Worded):
     )
     CARD_IN_TWO_HANDS = (
         "card_in_two_hands",
-        N_("{other} already holds {card}: one deck is in play"),
+        N_("{other} already holds {card}: there is only one deck"),
         Section.DECK,
     )
     CARD_TWICE_IN_HAND = (
         "card_twice_in_hand",
-        N_("{player} cannot hold {card} twice: one deck is in play"),
+        N_("{player} cannot hold {card} twice: there is only one deck"),
         Section.DECK,
     )
     TIE_PENDING = (
@@ -170,7 +170,7 @@ class Refusal(Worded):
     )
     TIE_CARDS_KNOWN = (
         "tie_cards_known",
-        N_("The cards of {player} are already known"),
+        N_("{player}'s cards are already known"),
         Section.HANDS,
     )
     CHICAGO_PHASE = (
@@ -223,7 +223,7 @@ class Refusal(Worded):
     )
     BLANCO_NO_EXCHANGE = (
         "blanco_no_exchange",
-        N_("{player} called a blanco Chicago and takes no cards"),
+        N_("{player} called a blanco Chicago and takes no new cards"),
         Section.CHICAGO,
     )
     TRICKS_LAST_PHASE = (
@@ -243,7 +243,7 @@ class Refusal(Worded):
     )
     TRICKS_ONE_BY_ONE = (
         "tricks_one_by_one",
-        N_("The tricks of this round are recorded one by one: record trick {number}"),
+        N_("Tricks are recorded in order: record trick {number} next"),
         Section.TRICKS,
     )
     DEUCE_CARD = (

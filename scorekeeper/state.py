@@ -240,9 +240,9 @@ class MatchState:
         if self.stage is Stage.EXCHANGE and self.in_last_phase:
             seat = self.next_exchanger
             who = None if seat is None else names[seat]
-            text = said(N_("Phase 3, the exchange and then the tricks"))
+            text = said(N_("Phase 3: the exchange, then the tricks"))
             if self.last_phase != 3:
-                text = said(N_("Last phase, the exchange and then the tricks"))
+                text = said(N_("Last phase: the exchange, then the tricks"))
             return NextAction("exchange", who, text=text)
         seat = self.speaker
         assert seat is not None

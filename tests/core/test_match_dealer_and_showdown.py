@@ -40,7 +40,7 @@ def test_the_first_draw_is_for_every_player():
 
 
 def test_one_deck_means_no_card_drawn_twice():
-    refused("draw Anna=5h Bo=5h Cia=Kd", "5h was drawn twice: one deck is in play")
+    refused("draw Anna=5h Bo=5h Cia=Kd", "5h was drawn twice: there is only one deck")
 
 
 def test_the_dealer_can_be_set_directly():
@@ -49,7 +49,7 @@ def test_the_dealer_can_be_set_directly():
 
 @pytest.mark.parametrize("again", ["dealer Bo", "draw Anna=5h Bo=3s Cia=Kd"])
 def test_the_first_dealer_is_chosen_once(again):
-    refused(f"dealer Anna; {again}", "The first dealer is already chosen")
+    refused(f"dealer Anna; {again}", "The first dealer has already been chosen")
 
 
 @pytest.mark.parametrize("first", ["pass Bo", "exchange Bo 2", "chicago Bo", "trick Bo", "tie Bo"])
@@ -73,8 +73,8 @@ def test_the_deal_passes_one_seat_clockwise_after_every_round():
 
 
 def test_speaking_starts_left_of_the_dealer_and_the_dealer_speaks_last():
-    refused("dealer Anna; pass Cia", "Bo declares or passes now, not Cia")
-    refused("dealer Anna; pass Bo; pass Anna", "Cia declares or passes now, not Anna")
+    refused("dealer Anna; pass Cia", "It is Bo's turn to declare or pass, not Cia's")
+    refused("dealer Anna; pass Bo; pass Anna", "It is Cia's turn to declare or pass, not Anna's")
     assert play("dealer Anna; pass Bo; pass Cia").speaker == 0
 
 
@@ -159,7 +159,7 @@ def test_declared_cards_must_make_exactly_the_hand():
 def test_no_card_can_be_in_two_hands_of_one_showdown():
     refused(
         "dealer Anna; declare Bo pair Qs Qh 9c 5d 2s; declare Cia pair Ks Kh 9c 4d 3s",
-        "Bo already holds 9c: one deck is in play",
+        "Bo already holds 9c: there is only one deck",
     )
 
 

@@ -101,7 +101,7 @@ def test_only_the_last_trick_may_be_recorded():
 def test_tricks_are_recorded_one_by_one_or_only_the_last():
     refused(
         f"{TO_PHASE_3}; trick Bo; last_trick Cia",
-        "The tricks of this round are recorded one by one: record trick 2",
+        "Tricks are recorded in order: record trick 2 next",
     )
     refused(f"{TO_PHASE_3}; last_trick Cia; trick Bo", "Trick play is over; now the last showdown")
 
@@ -116,7 +116,7 @@ def test_only_the_last_trick_scores():
 def test_tricks_and_the_last_showdown_come_in_phase_3_in_that_order():
     refused("dealer Anna; trick Bo", "Tricks are played in phase 3, after the exchange")
     refused(f"{TO_PHASE_3}; pass Bo", "Play the tricks first: the last showdown comes after them")
-    refused(f"{TO_PHASE_3}; trick Bo; exchange Cia 1", "The exchange of phase 3 is over")
+    refused(f"{TO_PHASE_3}; trick Bo; exchange Cia 1", "The phase 3 exchange is over")
 
 
 def test_a_card_wins_one_trick_only():

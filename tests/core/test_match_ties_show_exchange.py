@@ -93,21 +93,21 @@ def test_a_tie_event_must_fit_the_tie(tie, message):
 
 
 def test_tie_cards_are_given_once_and_from_one_deck():
-    refused(f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Bo=Ks,Kh,4c,4d,3s", "The cards of Bo are already known")
+    refused(f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Bo=Ks,Kh,4c,4d,3s", "Bo's cards are already known")
     refused(
         f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Cia=Ks,Kd,4h,4s,9s",
-        "Bo already holds Ks: one deck is in play",
+        "Bo already holds Ks: there is only one deck",
     )
 
 
 @pytest.mark.parametrize(
     ("script", "message"),
     [
-        ("dealer Anna; declare Bo pair Qs Qs 9c 5d 2s", "Bo cannot hold Qs twice: one deck is in play"),
-        (f"{TIED}; tie Cia=Ks,Kh,4c,Ks,2s", "Cia cannot hold Ks twice: one deck is in play"),
+        ("dealer Anna; declare Bo pair Qs Qs 9c 5d 2s", "Bo cannot hold Qs twice: there is only one deck"),
+        (f"{TIED}; tie Cia=Ks,Kh,4c,Ks,2s", "Cia cannot hold Ks twice: there is only one deck"),
         (
             "dealer Anna; declare Bo two_pair; pass Cia; pass Anna; show Bo Qs Qh 9c 9d 9d",
-            "Bo cannot hold 9d twice: one deck is in play",
+            "Bo cannot hold 9d twice: there is only one deck",
         ),
     ],
     ids=["declare", "tie", "show"],
@@ -156,10 +156,13 @@ def test_the_show_is_optional_so_an_exchange_is_never_blocked():
         (f"{SCORED_TWO_PAIR}; show Cia Qs Qh 9c 9d 2s", "Only Bo, who scored in phase 1, shows their hand"),
         (
             f"dealer Anna; {QUIET_PHASE}; show Bo Qs Qh 9c 9d 2s",
-            "Nobody scored in phase 1, so nobody has to show",
+            "Nobody scored in phase 1, so nobody shows their hand",
         ),
         ("dealer Anna; show Bo Qs Qh 9c 9d 2s", "A hand is shown in phase 2, before exchanging"),
-        (f"{SCORED_TWO_PAIR}; exchange Bo 1; show Bo Qs Qh 9c 9d 2s", "Bo must show before exchanging"),
+        (
+            f"{SCORED_TWO_PAIR}; exchange Bo 1; show Bo Qs Qh 9c 9d 2s",
+            "Bo must show their hand before exchanging",
+        ),
         (
             f"{SCORED_TWO_PAIR}; show Bo Qs Qh 9c 9d 2s; show Bo Qs Qh 9c 9d 2s",
             "Bo has already shown their hand",
@@ -187,7 +190,7 @@ def test_each_player_exchanges_once_a_phase():
 
 
 def test_the_exchange_ends_when_the_showdown_starts():
-    refused("dealer Anna; pass Bo; exchange Cia 2", "The exchange of phase 1 is over")
+    refused("dealer Anna; pass Bo; exchange Cia 2", "The phase 1 exchange is over")
 
 
 def test_the_draw_pile_counts_down_with_exchanges():

@@ -170,7 +170,7 @@ def test_a_blanco_call_is_refused_after_the_caller_exchanged():
 
 def test_the_blanco_caller_exchanges_no_cards_and_the_others_still_do():
     script = f"{with_points(20)}; blanco Bo"
-    refused(f"{script}; exchange Bo 1", "Bo called a blanco Chicago and takes no cards", rules=BLANCO)
+    refused(f"{script}; exchange Bo 1", "Bo called a blanco Chicago and takes no new cards", rules=BLANCO)
     state = play(f"{script}; exchange Bo 0; exchange Cia 3; exchange Anna 5", rules=BLANCO)
     assert state.exchanged == (1, 2, 0) and state.stage is Stage.EXCHANGE
 
@@ -275,7 +275,7 @@ PHASE_1_BY_BO = "dealer Anna; declare Bo pair; pass Cia; pass Anna"
 def test_two_phases_the_second_is_the_last_with_chicago_and_tricks():
     state = play(PHASE_1_BY_BO, rules=TWO_PHASES)
     assert state.phase == 2 and state.in_last_phase and state.open_stages == (Stage.EXCHANGE, Stage.TRICKS)
-    assert str(state.next_action().text) == "Last phase, the exchange and then the tricks"
+    assert str(state.next_action().text) == "Last phase: the exchange, then the tricks"
     refused(
         f"{PHASE_1_BY_BO}; pass Bo",
         "Play the tricks first: the last showdown comes after them",
@@ -300,7 +300,7 @@ def test_two_phases_the_phase_1_scorer_shows_before_the_last_phases_exchange():
     assert state.show_due
     refused(
         f"{PHASE_1_BY_BO}; exchange Bo 2; show Bo Qs Qh 9c 5d 2s",
-        "Bo must show before exchanging",
+        "Bo must show their hand before exchanging",
         rules=TWO_PHASES,
     )
     state = play(f"{PHASE_1_BY_BO}; show Bo Qs Jh 9c 5d 2s", rules=TWO_PHASES)

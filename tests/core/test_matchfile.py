@@ -84,7 +84,7 @@ def test_a_card_twice_in_one_hand_is_well_formed_and_left_to_the_engine():
     event = read_event(data)
     assert event.cards == parse_cards("Qs Qs 9c 5d 2s") and write_event(event) == data
     match = load(document([{"type": "dealer", "player": "Anna"}, data]))
-    with pytest.raises(RuleBroken, match="event 1: Bo cannot hold Qs twice: one deck is in play"):
+    with pytest.raises(RuleBroken, match="event 1: Bo cannot hold Qs twice: there is only one deck"):
         match.replay()
 
 
@@ -128,7 +128,7 @@ def test_a_malformed_event_is_a_format_error_with_its_index(data, message):
 
 
 BAD_DOCUMENTS = [
-    ([], "a match file is a JSON object"),
+    ([], "a match file must be a JSON object"),
     (document(format="chicago-match/2"), "'format' must be \"chicago-match/1\""),
     ({"players": ["Anna", "Bo"]}, "'format' must be"),
     (document(players=["Anna"]), "Chicago is played by 2 to 4 players, not 1"),

@@ -65,8 +65,8 @@ WORD = re.compile(r"[^\W\d_]+(?:[‘’ʻ'-][^\W\d_]+)*")  # letters of any scri
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|«[^»]*»")  # a match file's own spelling ('count', "Qs Qh …")
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[shdc♠♥♦♣]")
-# The game's name; names of formats, units and libraries, the same in every language.
-ALLOWED = {"chicago", "json", "csv", "chicago-match", "mb", "qr", "openskill", "plackett", "luce"}
+# The game's name; names of formats, standards (Wi-Fi), units and libraries, the same in every language.
+ALLOWED = {"chicago", "json", "csv", "chicago-match", "mb", "qr", "wi-fi", "openskill", "plackett", "luce"}
 # Words of the English messages that are also the language's own, where the language uses them.
 ALSO_THEIRS = {
     # "sin hand", the Swedish name "royal flush", "vara text", "skriv in", "en match", "under", "per

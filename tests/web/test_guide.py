@@ -19,7 +19,7 @@ def test_the_base_rules_show_the_base_points(client):
     rows = {tr.td.text: tr.select("td")[1].text for tr in page.select("table.sheet tbody tr")}
     assert rows["Pair"] == "1" and rows["Royal flush"] == "52" and rows["Last trick"] == "5"
     assert page.select_one(".house") is None  # no match, no house rules
-    assert "at least 15 points may call it" in page.text
+    assert "only with at least 15 points" in page.text
 
 
 def test_a_matchs_house_rules_are_listed_and_used_in_the_text(keeper, client):
@@ -33,7 +33,7 @@ def test_a_matchs_house_rules_are_listed_and_used_in_the_text(keeper, client):
     ]
     rows = {tr.td.text: tr.select("td")[1].text for tr in page.select("table.sheet tbody tr")}
     assert rows["Four of a kind"] == "8"
-    assert "at least 13 points may call it" in page.text
+    assert "only with at least 13 points" in page.text
     assert "if anyone has 30 points or more, the player with the highest total wins" in page.text
 
 

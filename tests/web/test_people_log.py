@@ -162,7 +162,7 @@ def test_the_page_offers_undo_only_where_the_rule_allows_and_explains_the_rule(p
     entries = page.select("#people-log li")
     assert [li.select_one("form") is not None for li in entries] == [True, True, False]
     assert entries[0].select_one("form")["action"] == "/players/log/3/undo"
-    assert "Only a person's latest change can be undone" in page.select_one("#people-log .meta").text
+    assert "Only a player's latest change can be undone" in page.select_one("#people-log .meta").text
     keys = [li.select_one("input[name=key]")["value"] for li in entries if li.select_one("form")]
     assert len(set(keys)) == 2 and all(len(k) >= 16 for k in keys)
     assert undo(played, 3).status_code == 303

@@ -78,8 +78,8 @@ def test_without_a_network_address_the_page_says_to_connect_the_machine(app, kee
     _, links, note = share_page(keeper, "http://localhost:5000")
     assert links["watch-link"].startswith("http://localhost:5000/watch?t=")
     assert note == (
-        "Other phones cannot open links to localhost, and this machine has no address on a network."
-        " Connect it to the table's network, then reload this page."
+        "Other phones cannot open links to localhost, and this machine is not on a network."
+        " Connect it to the same Wi-Fi as the phones, then reload this page."
     )
 
 

@@ -93,7 +93,7 @@ def test_the_figures_count_finished_matches_only(client, keeper):
     assert cells["Bo"][2] == "1 of 1" and cells["Anna"][2] == "0 of 1"
     assert cells["Bo"][3] == "7.5"  # 15 points in 2 rounds
     assert cells["Bo"][4] == "0 won, 0 lost"
-    assert "Ratings from 1 finished match" in page.text
+    assert "Based on 1 finished match" in page.text
 
 
 def test_a_period_rates_only_its_matches_and_starts_afresh(client):
@@ -122,6 +122,16 @@ def test_a_finished_matchs_history_says_what_it_did_to_each_rating(client):
     assert said == [
         f"{n}: 0.0 → {expected[n]:.1f} ({expected[n]:+.1f})" for n in ("Bo", "Anna")
     ]  # best first
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "shown"),
+    [(3.44, 6.16, "2.8"), (0.0, 2.75, "2.8"), (6.16, 3.44, "-2.8"), (1.25, 1.25, "0.0")],
+    ids=["rounded-apart", "half-to-even-like-babel", "a-fall", "no-change"],
+)
+def test_a_rating_change_is_shown_as_the_difference_of_the_figures_shown(before, after, shown):
+    """ "Bo: 3.4 → 6.2 (+2.8)": the change adds up with the two rounded ratings beside it."""
+    assert str(ratings.Change(1, "Bo", 1, before, after).shown_delta) == shown
 
 
 def test_ratings_follow_an_undo_and_a_re_open(client):

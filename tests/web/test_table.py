@@ -76,7 +76,9 @@ def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
 
 def test_a_match_on_the_base_rules_says_so_at_the_foot_of_the_table(keeper):
     keeper.new("Anna", "Bo")
-    assert keeper.page().select_one("footer.links p").text.startswith("Rules: standard rules.")
+    assert (
+        keeper.page().select_one("footer.links p").text.startswith("This match follows the standard rules.")
+    )
 
 
 def test_an_htmx_action_returns_the_table_fragment(keeper):
@@ -152,7 +154,7 @@ def test_a_card_twice_in_one_hand_is_refused_by_the_one_deck_rule_in_the_readers
     response = client.post(f"/m/{keeper.match_id}/record", data=data, headers=headers)
     assert response.status_code == 422
     refusal = soup(response).select_one("p.refusal[role=alert]")
-    assert "Bo kan inte ha Qs två gånger: en kortlek är i spel" in refusal.text
+    assert "Bo kan inte ha Qs två gånger: det finns bara en kortlek" in refusal.text
     assert refusal.a["href"] == f"/rules?m={keeper.match_id}#deck"
     assert keeper.rows() == rows
 

@@ -17,7 +17,6 @@ from scorekeeper.web.cache import cache, text_size
 from scorekeeper.web.present.i18n import (
     get_locale,
     house_rules,
-    rules_summary,
     say,
 )
 from scorekeeper.web.store.stored import StoredMatch
@@ -62,9 +61,9 @@ def footer(match: StoredMatch) -> Markup:
     match, language and mount point, and kept."""
 
     def rendered() -> Markup:
-        rules = match.rules
-        summary = {"house_rules": house_rules(rules), "rules_summary": rules_summary(rules)}
-        return Markup(render_template("matches/_footer.html", match=match, **summary))
+        return Markup(
+            render_template("matches/_footer.html", match=match, house_rules=house_rules(match.rules))
+        )
 
     return cache().kept("footer", (match.id, str(get_locale()), request.script_root), rendered, text_size)
 

@@ -207,8 +207,3 @@ def error_text(error: Exception) -> str:
 def house_rules(rules: Rules) -> str:
     """How a match's rules differ from the base rules, a sentence each, in the page's language."""
     return " ".join(say(change) for change in rules.changes())
-
-
-def rules_summary(rules: Rules) -> str:
-    """``house_rules``, or that the match plays the base rules."""
-    return house_rules(rules) or str(_("standard rules"))

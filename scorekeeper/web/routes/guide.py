@@ -72,7 +72,7 @@ def _hand_errors(slots: list[dict[str, Any]]) -> list[str]:
             if card in owner:  # RULES.md: one deck is in play
                 slot["wrong"] = True
                 twice = _(
-                    "%(card)s is in Hand %(first)d and in Hand %(second)d: one deck is in play",
+                    "%(card)s is in Hand %(first)d and in Hand %(second)d: there is only one deck",
                     card=repr(card),
                     first=owner[card],
                     second=slot["index"],

@@ -22,7 +22,7 @@ from scorekeeper.web.errors import error_page
 from scorekeeper.web.forms import creation_key
 from scorekeeper.web.present.chart import chart
 from scorekeeper.web.present.feed import full_log
-from scorekeeper.web.present.i18n import error_text, rules_summary, say
+from scorekeeper.web.present.i18n import error_text, house_rules, say
 from scorekeeper.web.present.i18n import gettext as _
 from scorekeeper.web.present.table import table_context, variant_notes
 from scorekeeper.web.roles import keeper_required
@@ -56,7 +56,7 @@ def _match_page(match: StoredMatch) -> str:
         origin=origin(match.id),
         chart=chart(totals_by_round(state), state.players, state.rules.target),
         log=full_log(match),
-        rules_summary=rules_summary(state.rules),
+        house_rules=house_rules(state.rules),
         played_on=played_on(state),
         **variant_notes(state),
     )
@@ -164,7 +164,7 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     except (FormatError, RuleBroken) as error:
         return render_template("history/import.html", refusal=not_imported(error)), 422
     except writes.KeyReused:
-        refusal = _("This tap was already used for another action.")
+        refusal = _("This button was already used. Reload the page and try again.")
         return render_template("history/import.html", refusal=refusal), 422
     return redirect(url_for("history.match_page", match_id=match_id), 303)
 
@@ -173,9 +173,9 @@ def not_imported(error: FormatError | RuleBroken) -> str:
     """Why a file was not imported, one sentence in the page's language (the event at fault named)."""
     words = error.words or error.message  # a match file's error without words: only the JSON parser's
     if isinstance(error, RuleBroken):
-        why = N_("Not imported, event {index} breaks a rule: {error}")
+        why = N_("Nothing was imported: event {index} breaks a rule ({error})")
     elif error.index is not None:
-        why = N_("Not imported, event {index} cannot be read: {error}")
+        why = N_("Nothing was imported: event {index} cannot be read ({error})")
     else:
         why = N_("Not a match file: {error}")
     return say(said(why, index=error.index, error=words))

@@ -98,7 +98,7 @@ def new() -> BaseResponse:
     except FormatError as error:
         return render("matches/new.html", "matches/new.html", status=422, refusal=error_text(error), **form)
     except writes.KeyReused:
-        refusal = _("This tap was already used for another action.")
+        refusal = _("This button was already used. Reload the page and try again.")
         return render("matches/new.html", "matches/new.html", status=422, refusal=refusal, **form)
     roles.grant(match_id)
     return redirect(url_for("matches.show", match_id=match_id), 303)
@@ -147,7 +147,11 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
     except FormatError as error:  # a refused form shows what was typed into it
         return _table(match_or_404(match_id), 422, refusal=error_text(error), typed=typed_back(request.form))
     except writes.KeyReused:
-        return _table(match_or_404(match_id), 422, refusal=_("This tap was already used for another action."))
+        return _table(
+            match_or_404(match_id),
+            422,
+            refusal=_("This button was already used. Reload the page and try again."),
+        )
     except writes.StaleVersion:
         return _table(match_or_404(match_id), 412 if if_match is not None else 409, refusal=_(STALE))
     except writes.MatchFinished as finished:

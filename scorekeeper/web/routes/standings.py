@@ -66,7 +66,7 @@ def read_period(args: MultiDict[str, str], today: date) -> Period:
     """The period a link asks for (this month by default)."""
     kind = args.get("period", "month")
     if kind not in PERIODS:
-        raise Unreadable(said(N_("The period must be this month, this year, all time or between two dates")))
+        raise Unreadable(said(N_("The period must be this month, this year, all time, or between two dates")))
     if kind == "month":
         return Period(kind, today.replace(day=1))
     if kind == "year":

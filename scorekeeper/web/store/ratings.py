@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -73,6 +74,17 @@ class Change:
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+    @property
+    def shown_delta(self) -> Decimal:
+        """The change as a page shows it: the difference of the two ratings rounded as shown (one
+        decimal, half to even on the float's shortest spelling, as babel rounds), so that the three
+        figures on the page add up ("3.4 → 6.2 (+2.8)", not "+2.7")."""
+        return _tenths(self.after) - _tenths(self.before)
+
+
+def _tenths(value: float) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal("0.1"), ROUND_HALF_EVEN)
 
 
 @dataclass
