@@ -134,6 +134,26 @@ def test_a_rating_change_is_shown_as_the_difference_of_the_figures_shown(before,
     assert str(ratings.Change(1, "Bo", 1, before, after).shown_delta) == shown
 
 
+def test_the_standings_show_the_last_change_as_the_match_history_does():
+    """Standings "6.2 +2.8" beside history "3.4 → 6.2 (+2.8)", not "+2.7" from the unrounded ratings."""
+    standing = ratings.Standing(1, "Bo")
+    seat = ratings.Seat(1, "Bo", 10, 1, 3, 0, 0)
+    ratings._count(standing, seat, ratings.Change(1, "Bo", 1, 3.44, 6.16), 1)
+    assert str(standing.change) == "2.8"
+
+
+def test_a_players_change_in_the_standings_is_the_one_their_last_match_history_shows(client):
+    imported_id(import_text(client, played_as("tie-break-to-ten", ("Anna", "Bo"), 0)))
+    last = imported_id(import_text(client, played_as("tie-break-to-ten", ("Bo", "Anna"), 5)))
+    history = [li.text for li in soup(client.get(f"/m/{last}/history")).select("#match-ratings li")]
+    page = soup(client.get("/standings?period=all"))
+    standings = [
+        f"{row.select('td')[0].text}: {row.select_one('small.delta').text}"
+        for row in page.select("table.standings-table tbody tr")
+    ]
+    assert sorted(standings) == sorted(f"{line.split(':')[0]}: {line.split('(')[1][:-1]}" for line in history)
+
+
 def test_ratings_follow_an_undo_and_a_re_open(client):
     first = imported_id(import_text(client, played_as("tie-break-to-ten", ("Anna", "Bo"), 0)))
     imported_id(import_text(client, played_as("tie-break-to-ten", ("Bo", "Cia"), 5)))

@@ -61,6 +61,27 @@ def test_house_rules_are_stored_and_summarised(keeper):
     )
 
 
+def test_one_house_rule_is_introduced_in_the_singular(keeper):
+    keeper.new("Anna", "Bo", target="10")
+    footer = keeper.page().select_one("footer.links p").text
+    assert footer.startswith("House rule: The target is 10 points. ")
+
+
+def test_the_history_gives_the_target_once(keeper, client):
+    keeper.new("Anna", "Bo", target="10", win="first_to_reach")
+    meta = [p.text for p in soup(client.get(f"/m/{keeper.match_id}/history")).select("main p.meta")]
+    assert any(text.endswith(" · target 10") for text in meta)
+    assert "House rule: The first to reach the target wins immediately." in meta
+    assert not any("The target is" in text for text in meta)
+
+
+def test_a_history_with_only_the_target_changed_has_no_house_rules_line(keeper, client):
+    keeper.new("Anna", "Bo", target="10")
+    meta = [p.text for p in soup(client.get(f"/m/{keeper.match_id}/history")).select("main p.meta")]
+    assert any(text.endswith(" · target 10") for text in meta)
+    assert not any(text.startswith("House rule") or "standard rules" in text for text in meta)
+
+
 def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
     keeper.new("Anna", "Bo", chicago_min="13", no_exchange_at="40")
     client.set_cookie("lang", "sv")

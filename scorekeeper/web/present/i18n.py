@@ -9,6 +9,7 @@ with ``N_``; they are translated here, when they are shown.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -204,6 +205,11 @@ def error_text(error: Exception) -> str:
     return say(words if index is None else said(N_("event {index}: {error}"), index=index, error=words))
 
 
-def house_rules(rules: Rules) -> str:
-    """How a match's rules differ from the base rules, a sentence each, in the page's language."""
-    return " ".join(say(change) for change in rules.changes())
+def house_rules(rules: Rules, *, target: bool = True) -> tuple[str, ...]:
+    """How a match's rules differ from the base rules, a sentence each, in the page's language.
+
+    ``target=False`` leaves the target out, for a page that already shows it.
+    """
+    if not target:
+        rules = replace(rules, target=Rules().target)
+    return tuple(say(change) for change in rules.changes())

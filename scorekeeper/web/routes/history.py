@@ -57,6 +57,7 @@ def _match_page(match: StoredMatch) -> str:
         chart=chart(totals_by_round(state), state.players, state.rules.target),
         log=full_log(match),
         house_rules=house_rules(state.rules),
+        rules_beside_target=house_rules(state.rules, target=False),
         played_on=played_on(state),
         **variant_notes(state),
     )

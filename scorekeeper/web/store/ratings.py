@@ -94,7 +94,7 @@ class Standing:
     person: int
     name: str
     rating: float = 0.0
-    change: float = 0.0
+    change: Decimal = Decimal(0)  # the last match's, as its history shows it (Change.shown_delta)
     played: int = 0
     won: int = 0
     points: int = 0
@@ -153,7 +153,7 @@ def rate(matches: Sequence[Finished]) -> Ratings:
 def _count(standing: Standing, seat: Seat, change: Change, number: int) -> None:
     """Add one match (the ``number``-th rated) to a person's standing."""
     standing.path.extend([standing.rating] * (number - len(standing.path)))
-    standing.rating, standing.change = change.after, change.delta
+    standing.rating, standing.change = change.after, change.shown_delta
     standing.path.append(change.after)
     standing.played += 1
     standing.won += seat.won
