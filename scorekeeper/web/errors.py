@@ -12,6 +12,7 @@ from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.web.forms import NOT_UNDERSTOOD, OUT_OF_DATE
 from scorekeeper.web.present.i18n import gettext as _
 from scorekeeper.web.security import CREATE_ROUTES
 from scorekeeper.web.settings import BUSY_TIMEOUT_MS
@@ -22,7 +23,7 @@ from scorekeeper.words import N_
 ERRORS = {
     400: (
         N_("Request not understood"),
-        N_("The app did not understand this form. Reload the page and try again."),
+        NOT_UNDERSTOOD,
     ),
     403: (N_("Not allowed"), N_("This phone may not do that.")),
     404: (N_("Not found"), N_("There is nothing here. A link may be mistyped or out of date.")),
@@ -51,7 +52,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(_: CSRFError) -> tuple[str, int]:
-        return error_page(400, N_("This form is out of date. Reload the page and try again."))
+        return error_page(400, OUT_OF_DATE)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:

@@ -59,6 +59,9 @@ NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 # A form no screen sends (a field of the wrong kind, a hand or an action that does not exist).
 NOT_UNDERSTOOD = N_("The app did not understand this form. Reload the page and try again.")
+OUT_OF_DATE = N_("This form is out of date. Reload the page and try again.")
+# A one-time key sent again with another form (TRUST.md W3).
+ALREADY_USED = N_("This button was already used. Reload the page and try again.")
 
 
 def whole_number(text: str, bounds: Bounds = WHOLE) -> int | None:
@@ -82,7 +85,7 @@ def creation_key(form: MultiDict[str, str]) -> str | None:
     if not key:
         return None
     if CREATION_KEY.fullmatch(key) is None:
-        raise FormatError(said(N_("This form is out of date. Reload the page and try again.")))
+        raise FormatError(said(OUT_OF_DATE))
     return key
 
 

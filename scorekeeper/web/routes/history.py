@@ -19,7 +19,7 @@ from scorekeeper.refusals import RuleBroken
 from scorekeeper.summary import played_on, protocol, score_sheet, totals_by_round
 from scorekeeper.web import roles
 from scorekeeper.web.errors import error_page
-from scorekeeper.web.forms import creation_key
+from scorekeeper.web.forms import ALREADY_USED, creation_key
 from scorekeeper.web.present.chart import chart
 from scorekeeper.web.present.feed import full_log
 from scorekeeper.web.present.i18n import error_text, house_rules, say
@@ -165,7 +165,7 @@ def import_file() -> BaseResponse | tuple[str, int] | str:
     except (FormatError, RuleBroken) as error:
         return render_template("history/import.html", refusal=not_imported(error)), 422
     except writes.KeyReused:
-        refusal = _("This button was already used. Reload the page and try again.")
+        refusal = _(ALREADY_USED)
         return render_template("history/import.html", refusal=refusal), 422
     return redirect(url_for("history.match_page", match_id=match_id), 303)
 

@@ -24,6 +24,8 @@ from scorekeeper.refusals import Refusal, RuleBroken
 from scorekeeper.rules import Bounds
 from scorekeeper.web import roles
 from scorekeeper.web.forms import (
+    ALREADY_USED,
+    OUT_OF_DATE,
     WHOLE,
     creation_key,
     event_from_form,
@@ -98,7 +100,7 @@ def new() -> BaseResponse:
     except FormatError as error:
         return render("matches/new.html", "matches/new.html", status=422, refusal=error_text(error), **form)
     except writes.KeyReused:
-        refusal = _("This button was already used. Reload the page and try again.")
+        refusal = _(ALREADY_USED)
         return render("matches/new.html", "matches/new.html", status=422, refusal=refusal, **form)
     roles.grant(match_id)
     return redirect(url_for("matches.show", match_id=match_id), 303)
@@ -130,7 +132,7 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
     if_match = request.headers.get("If-Match")
     sent = request.form.get("version", "") if if_match is None else if_match.strip('"v')
     if not sent:
-        return _table(match, 400, refusal=_("This form is out of date. Reload the page and try again."))
+        return _table(match, 400, refusal=_(OUT_OF_DATE))
     version = whole_number(sent.strip())
     if version is None:  # ASCII digits only: int() would take '١' for the version 1 (TRUST.md I6)
         return _table(match, 400, refusal=say(WHOLE.refusal(said(N_("This form's version")))))
@@ -150,7 +152,7 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
         return _table(
             match_or_404(match_id),
             422,
-            refusal=_("This button was already used. Reload the page and try again."),
+            refusal=_(ALREADY_USED),
         )
     except writes.StaleVersion:
         return _table(match_or_404(match_id), 412 if if_match is not None else 409, refusal=_(STALE))
