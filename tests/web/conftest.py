@@ -14,31 +14,22 @@ from scorekeeper.web.store import db as database
 
 # The settings profile (TRUST.md S7) changes the cookies (the session's name, Secure on every cookie),
 # HSTS, the scheme of the links the app builds (and of the test client: https under tls), how many
-# proxies are trusted, and Flask-WTF's CSRF check (the Referer is checked under https only). The
-# tests of those run under both profiles, lan and tls; the others, whose subject no profile changes,
-# under lan. `pytest --nightly` runs every web test under both (TRUST.md S7: both pass the suite).
-BOTH_PROFILES = {
-    "test_trust.py",  # S3 the claim cookie, S4 CSRF, S5 HSTS and the security headers, S7 the session cookie
-    "test_proxy.py",  # S13 the proxies trusted by default, links with the proxy's scheme, Secure cookies
-    "test_roles.py",  # S11 the role cookie, its name and size under "__Host-"
-    "test_share.py",  # the share links' scheme
-    "test_watch_and_csrf.py",  # the live-view link, CSRF tokens that do not expire
-    "test_languages.py",  # the language cookie (Secure under tls) and the Referer the switch goes back by
-    "test_creations.py",  # W8 and the creation limit: posts as a browser sends them (CSRF, Referer, cookies)
-    "test_imports.py",  # the import limit per address and its posts as a browser sends them
-}
+# proxies are trusted (so the address a rate limit counts), and Flask-WTF's CSRF check (the Referer is
+# checked under https only). The tests of those are marked ``both_profiles`` and run under lan and
+# tls; the others, whose subject no profile changes, under lan. `pytest --nightly` runs every web test
+# under both (TRUST.md S7: both pass the suite).
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "app_profile" not in metafunc.fixturenames:
         return
-    if metafunc.config.getoption("--nightly") or metafunc.definition.path.name in BOTH_PROFILES:
+    if metafunc.config.getoption("--nightly") or metafunc.definition.get_closest_marker("both_profiles"):
         metafunc.parametrize("app_profile", ["lan", "tls"], indirect=True)
 
 
 @pytest.fixture
 def app_profile(request) -> str:
-    """The settings profile: lan, or each of lan and tls for the tests in BOTH_PROFILES."""
+    """The settings profile: lan, or each of lan and tls for the tests marked both_profiles."""
     return getattr(request, "param", "lan")
 
 
@@ -57,7 +48,7 @@ def migrated(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def app(tmp_path: Path, app_profile: str, migrated: Path):
-    """The app on a temporary database under a settings profile (see BOTH_PROFILES)."""
+    """The app on a temporary database under a settings profile (see both_profiles)."""
     database_file = tmp_path / "scorekeeper.sqlite"
     with sqlite3.connect(migrated) as source, sqlite3.connect(database_file) as copy:
         source.backup(copy)

@@ -42,6 +42,7 @@ def forget_roles(browser) -> None:
         )  # roles are kept against the device (m005): a new phone, as far as the app knows
 
 
+@pytest.mark.both_profiles
 def test_a_new_match_form_posted_twice_creates_one_match_and_answers_alike(browser):
     form = {**NEW_MATCH, "key": form_key(browser, "/new")}
     first, again = browser.post("/new", form), browser.post("/new", form)
@@ -50,6 +51,7 @@ def test_a_new_match_form_posted_twice_creates_one_match_and_answers_alike(brows
     assert match_count(browser.app) == 1
 
 
+@pytest.mark.both_profiles
 def test_a_repeat_after_a_lost_answer_makes_the_poster_the_scorekeeper(browser):
     form = {**NEW_MATCH, "key": form_key(browser, "/new")}
     location = browser.post("/new", form).headers["Location"]
@@ -115,6 +117,7 @@ def finished_match(browser) -> str:
     return response.headers["Location"].split("/")[2]
 
 
+@pytest.mark.both_profiles
 def test_a_rematch_posted_twice_creates_one_match_and_answers_alike(browser):
     match_id = finished_match(browser)
     form = {"key": form_key(browser, f"/m/{match_id}")}
@@ -168,6 +171,7 @@ def test_an_import_key_reused_with_another_file_is_refused_and_changes_nothing(b
 # every list of people; a real club never meets the limit (30 a minute, a setting).
 
 
+@pytest.mark.both_profiles
 def test_more_than_30_matches_a_minute_from_one_address_get_429_saying_so(browser):
     app = browser.app
     assert browser.post("/new", {**NEW_MATCH, "start": None, "move": "1"}).status_code == 200  # seats

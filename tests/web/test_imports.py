@@ -110,6 +110,7 @@ def upload(client, text: str, pasted: bool, **headers):
     return client.post("/import", data=body, content_type=content_type, headers=headers)
 
 
+@pytest.mark.both_profiles
 @pytest.mark.parametrize("pasted", [True, False], ids=["pasted", "uploaded"])
 def test_a_file_up_to_2_mib_is_taken_pasted_or_uploaded(client, pasted):
     real = json.loads((MATCHES / "two-players-to-royal-flush.json").read_text())
@@ -136,6 +137,7 @@ def test_any_other_post_over_16_kib_still_gets_the_plain_413_page(app, client):
     assert response.status_code == 413 and "That is too large to send." in response.text
 
 
+@pytest.mark.both_profiles
 def test_more_than_10_imports_a_minute_from_one_address_get_429_and_nothing_else_is_limited(app):
     browser = Browser(strict_app(app))
     text = (MATCHES / "two-players-to-royal-flush.json").read_text()
@@ -165,6 +167,7 @@ def test_more_than_10_imports_a_minute_from_one_address_get_429_and_nothing_else
         assert response.status_code == 303
 
 
+@pytest.mark.both_profiles
 def test_an_import_over_the_limit_is_refused_before_its_form_is_read(app):
     browser = Browser(strict_app(app))
     text = (MATCHES / "two-players-to-royal-flush.json").read_text()

@@ -94,6 +94,7 @@ def test_the_compiled_catalogues_match_their_sources(lang):
     assert mo == po
 
 
+@pytest.mark.both_profiles
 def test_the_language_follows_the_browser(client):
     page = soup(client.get("/new", headers={"Accept-Language": "sv-SE,sv;q=0.9,en;q=0.5"}))
     assert page.html["lang"] == "sv"
@@ -104,6 +105,7 @@ def test_the_language_follows_the_browser(client):
     assert page.html["lang"] == "en" and page.select_one("h1").text == "New match"
 
 
+@pytest.mark.both_profiles
 def test_the_language_switch_is_remembered_and_returns_to_the_page(client):
     response = client.post("/language", data={"lang": "el", "next": "/players"})
     assert response.status_code == 303 and response.headers["Location"] == "/players"
@@ -112,6 +114,7 @@ def test_the_language_switch_is_remembered_and_returns_to_the_page(client):
     assert page.html["lang"] == "el" and page.select_one("h1").text == "Παίκτες"
 
 
+@pytest.mark.both_profiles
 def test_the_switch_goes_back_by_referer_and_never_leaves_the_site(client):
     back = client.post(
         "/language", data={"lang": "ca", "next": "/"}, headers={"Referer": "http://localhost/watch?t=abc"}

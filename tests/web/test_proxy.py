@@ -13,6 +13,9 @@ from flask import request
 
 from scorekeeper.web import create_app, server
 
+# Every test here is about what the settings profile changes (tests/web/conftest.py).
+pytestmark = pytest.mark.both_profiles
+
 FORWARDED = {
     "X-Forwarded-For": "203.0.113.7",
     "X-Forwarded-Proto": "https",

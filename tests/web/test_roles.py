@@ -48,6 +48,7 @@ def session_cookie(app, response) -> str | None:
     return None
 
 
+@pytest.mark.both_profiles
 def test_a_phone_keeps_the_role_of_200_matches_it_started_imported_or_claimed(app):
     phone, other = app.test_client(), app.test_client()
     phone.get("/new")  # a page puts the CSRF token in the session, as on a real phone
@@ -100,6 +101,7 @@ def test_a_live_match_keeps_its_role_when_the_phone_starts_20_more_whose_ids_sor
     assert client.get(f"/m/{live}/handover").status_code == 200
 
 
+@pytest.mark.both_profiles
 def test_a_phone_that_lost_its_cookie_gets_the_role_back_only_by_a_hand_over_link(app):
     phone = app.test_client()
     match_id = new_match(phone)
@@ -129,6 +131,7 @@ def roles_of(app, match_id: str) -> list[str]:
         return [device_hash for (device_hash,) in rows]
 
 
+@pytest.mark.both_profiles
 def test_an_old_cookies_roles_move_to_the_device_once_and_the_old_entry_goes(app, client):
     with app.test_request_context():
         one, two, three = (

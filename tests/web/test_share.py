@@ -55,6 +55,7 @@ def segno_modules(link: str) -> set[tuple[int, int]]:
     return {(r, c) for r, row in enumerate(matrix) for c, bit in enumerate(row) if bit}
 
 
+@pytest.mark.both_profiles
 def test_the_share_page_draws_each_link_as_a_qr_code_of_exactly_that_link(share):
     response, links, _ = share
     page = soup(response)
@@ -81,6 +82,7 @@ def test_the_share_page_has_no_inline_style_and_no_fixed_size_for_the_codes(shar
         assert "width" not in svg.attrs and "height" not in svg.attrs  # app.css sizes them
 
 
+@pytest.mark.both_profiles
 def test_the_secrets_appear_only_in_their_own_link(share):
     response, links, secrets = share
     page = soup(response)
@@ -98,6 +100,7 @@ def test_the_secrets_appear_only_in_their_own_link(share):
         assert not any(secret in value for value in response.headers.values())
 
 
+@pytest.mark.both_profiles
 def test_copy_and_share_buttons_start_hidden_and_point_at_their_link(share):
     """app.js shows them where the browser can copy or share; without script the link text is there."""
     page = soup(share[0])

@@ -81,6 +81,7 @@ def test_the_capability_comparison_is_constant_time():
     assert "hmac.compare_digest" in inspect.getsource(roles.is_keeper)
 
 
+@pytest.mark.both_profiles
 def test_a_hand_over_link_sets_an_httponly_cookie_and_drops_the_secret_from_the_url(browser, app):
     match_id = browser.new_match("Anna", "Bo")
     keeper = browser.handover(match_id)
@@ -130,6 +131,7 @@ def test_a_spectator_cannot_write_on_any_match_route(browser, endpoint):
 # S4: CSRF on every POST route.
 
 
+@pytest.mark.both_profiles
 @pytest.mark.parametrize("case", ["missing", "invalid", "other session"])
 def test_every_post_route_refuses_a_bad_csrf_token_and_changes_nothing(browser, case):
     match_id = browser.new_match("Anna", "Bo")
@@ -143,6 +145,7 @@ def test_every_post_route_refuses_a_bad_csrf_token_and_changes_nothing(browser, 
         assert fingerprint(browser.app) == before, endpoint
 
 
+@pytest.mark.both_profiles
 def test_csrf_tokens_never_expire_mid_game(app):
     assert app.config["WTF_CSRF_TIME_LIMIT"] is None
 
@@ -150,6 +153,7 @@ def test_csrf_tokens_never_expire_mid_game(app):
 # S5: headers on every page.
 
 
+@pytest.mark.both_profiles
 def test_every_page_carries_the_security_headers(browser, app):
     match_id = browser.new_match("Anna", "Bo")
     browser.post(f"/m/{match_id}/record", {"version": "1", "type": "pass", "player": "Bo"})
@@ -445,11 +449,21 @@ def test_a_forced_error_is_a_generic_500_page(app):
 # S8: wrong secrets are rate limited; the scorekeeper never is.
 
 
+@pytest.mark.both_profiles
 @pytest.mark.parametrize("path", ["/claim", "/watch", "/watch/board"])
-def test_more_than_30_wrong_secrets_a_minute_get_429_but_right_ones_never(browser, path):
+def test_more_than_30_wrong_secrets_a_minute_get_429(browser, path):
     for _ in range(30):
         assert browser.get(f"{path}?t=wrong").status_code == 404
     assert browser.get(f"{path}?t=wrong").status_code == 429
+
+
+@pytest.mark.both_profiles
+def test_right_secrets_and_taps_are_never_limited(browser):
+    """From an address already refused for wrong secrets, 600 polls of the board with its right
+    secret and 120 taps in a row: no 429 (a spectator's phone polls every second)."""
+    for _ in range(31):
+        browser.get("/watch/board?t=wrong")
+    assert browser.get("/watch/board?t=wrong").status_code == 429
     fresh = Browser(strict_app(browser.app))
     match_id = fresh.new_match("Anna", "Bo")
     with fresh.app.test_request_context():
@@ -633,6 +647,7 @@ def test_a_corrupt_database_refuses_every_write_and_says_so(app, tmp_path, caplo
     assert response.status_code == 503
 
 
+@pytest.mark.both_profiles
 def test_a_phone_that_starts_many_matches_keeps_a_cookie_browsers_accept(browser):
     # 61 matches in a few seconds: over the creation limit (issue 24), which is not what this is about.
     browser = Browser(create_app({**browser.app.config, "CREATE_RATE_LIMIT": "100 per minute"}))

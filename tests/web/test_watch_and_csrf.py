@@ -1,5 +1,6 @@
 """The read-only live view, and CSRF on every form."""
 
+import pytest
 from webtools import soup
 
 
@@ -11,6 +12,7 @@ def watch_url(keeper, board: bool = False) -> str:
     return f"/watch{'/board' if board else ''}?t={token}"
 
 
+@pytest.mark.both_profiles
 def test_the_live_view_shows_the_scoreboard_and_feed_and_cannot_write(keeper, client):
     keeper.new("Anna", "Bo", "Cia", dealer="Anna")
     keeper.declare("Bo", "pair")
@@ -21,6 +23,7 @@ def test_the_live_view_shows_the_scoreboard_and_feed_and_cannot_write(keeper, cl
     assert page.select("[hx-post]") == []
 
 
+@pytest.mark.both_profiles
 def test_the_scorekeepers_share_page_links_the_live_view(keeper, client):
     keeper.new("Anna", "Bo", dealer="Anna")
     share = keeper.page().select_one("footer.links a[href$='/handover']")["href"]
@@ -58,6 +61,7 @@ def test_an_unknown_live_view_is_404(client):
     assert client.get("/watch").status_code == 404
 
 
+@pytest.mark.both_profiles
 def test_csrf_tokens_do_not_expire_during_a_match(app):
     assert app.config["WTF_CSRF_TIME_LIMIT"] is None
 
