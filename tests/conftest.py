@@ -101,53 +101,52 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class AloneLast(LoadScopeScheduling):
-        # A worker runs the last test it was sent only once it is sent another or told to stop: so
-        # when the queue is empty, one worker (the keeper) is kept for the ALONE tests, the others
-        # are told to stop, and the keeper is sent the ALONE tests once every other has finished.
-        held: dict[str, bool] | None = None  # the ALONE tests, until they are sent
+        # The ALONE tests are one unit, "alone", kept last in the queue. A worker runs the last test
+        # it was sent only once it is sent another or told to stop: so when only "alone" is left, one
+        # worker (the keeper) is kept for it, the others are told to stop, and the keeper is sent it
+        # once every other test has finished. (While "alone" waits the queue is not empty, so xdist
+        # does not stop every worker after the first round of sends: a run of a few tests.)
         keeper = None
 
         def _split_scope(self, nodeid: str) -> str:
             return "alone" if nodeid.startswith(ALONE) else nodeid
 
+        def _only_alone_left(self) -> bool:
+            return list(self.workqueue) == ["alone"]
+
         def _assign_work_unit(self, node) -> None:
-            if self.held is None:  # the first call, from schedule(): the queue is complete
-                self.held = self.workqueue.pop("alone", {})
-            if self.workqueue:
-                super()._assign_work_unit(node)
-            else:
-                self._wait_or_stop(node)
+            if "alone" in self.workqueue:
+                self.workqueue.move_to_end("alone")
+                if self._only_alone_left():
+                    self._wait_or_stop(node)
+                    return
+            super()._assign_work_unit(node)
 
         def _reschedule(self, node) -> None:
-            if node.shutting_down or self.workqueue or not self.held:
-                super()._reschedule(node)
-            else:
+            if not node.shutting_down and self._only_alone_left():
                 self._wait_or_stop(node)
+            else:
+                super()._reschedule(node)
 
         def _wait_or_stop(self, node) -> None:
             if self.keeper is None or self.keeper not in self.assigned_work:
                 self.keeper = node
             if node is not self.keeper:
                 node.shutdown()  # it runs what it was sent, then stops
-            self._send_held_when_quiet()
+            self._send_alone_when_quiet()
 
         def remove_node(self, node):
             crashed = super().remove_node(node)
-            self._send_held_when_quiet()
+            self._send_alone_when_quiet()
             return crashed
 
-        def _send_held_when_quiet(self) -> None:
+        def _send_alone_when_quiet(self) -> None:
             others = [work for node, work in self.assigned_work.items() if node is not self.keeper]
-            if self.held and self.keeper in self.assigned_work and not any(map(self._pending_of, others)):
-                self.workqueue["alone"], self.held = self.held, {}
+            if (
+                self._only_alone_left()
+                and self.keeper in self.assigned_work
+                and not any(map(self._pending_of, others))
+            ):
                 super()._assign_work_unit(self.keeper)
-
-        @property
-        def tests_finished(self) -> bool:
-            return not self.held and super().tests_finished
-
-        @property
-        def has_pending(self) -> bool:
-            return bool(self.held) or super().has_pending
 
     return AloneLast(config, log)
