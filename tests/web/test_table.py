@@ -57,21 +57,23 @@ def test_house_rules_are_stored_and_summarised(keeper):
     }
     footer = keeper.page().select_one("footer.links p").text
     assert footer.startswith(
-        "House rules: The target is 30 points. Four of a kind scores 8. The first to reach the target wins immediately."
+        "This match has house rules. The target is 30 points. Four of a kind scores 8."
+        " The first to reach the target wins immediately."
     )
 
 
 def test_one_house_rule_is_introduced_in_the_singular(keeper):
     keeper.new("Anna", "Bo", target="10")
     footer = keeper.page().select_one("footer.links p").text
-    assert footer.startswith("House rule: The target is 10 points. ")
+    assert footer.startswith("This match has a house rule. The target is 10 points. ")
 
 
 def test_the_history_gives_the_target_once(keeper, client):
     keeper.new("Anna", "Bo", target="10", win="first_to_reach")
     meta = [p.text for p in soup(client.get(f"/m/{keeper.match_id}/history")).select("main p.meta")]
     assert any(text.endswith(" · target 10") for text in meta)
-    assert "House rule: The first to reach the target wins immediately." in meta
+    # Two house rules, the target said in the line above: the sentence counts both.
+    assert "This match has house rules. The first to reach the target wins immediately." in meta
     assert not any("The target is" in text for text in meta)
 
 
@@ -79,7 +81,7 @@ def test_a_history_with_only_the_target_changed_has_no_house_rules_line(keeper, 
     keeper.new("Anna", "Bo", target="10")
     meta = [p.text for p in soup(client.get(f"/m/{keeper.match_id}/history")).select("main p.meta")]
     assert any(text.endswith(" · target 10") for text in meta)
-    assert not any(text.startswith("House rule") or "standard rules" in text for text in meta)
+    assert not any("house rule" in text or "standard rules" in text for text in meta)
 
 
 def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
@@ -92,7 +94,7 @@ def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
         "Chicago får ropas med 13 poäng eller mer.",
         "Köpstopp för den som har 40 poäng eller mer.",
     ]
-    assert footer.startswith("Husregler: " + " ".join(said))
+    assert footer.startswith("Den här matchen har husregler. " + " ".join(said))
 
 
 def test_a_match_on_the_base_rules_says_so_at_the_foot_of_the_table(keeper):
