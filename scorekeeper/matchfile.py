@@ -35,7 +35,7 @@ from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import replay
 from scorekeeper.rules import NUMBERS, Bounds, Rules, RulesError
 from scorekeeper.state import HAND_SIZE, MatchState
-from scorekeeper.words import N_, Said, said
+from scorekeeper.words import N_, Said, quoted, said
 
 FORMAT = "chicago-match/1"
 MAX_NAME = 40
@@ -137,7 +137,7 @@ def _hand_name(key: str, value: Any) -> Category:
     names = {c.value: c for c in DECLARABLE}
     if value not in names:
         if isinstance(value, str):
-            raise _about_file(N_("{name} is not a hand name"), name=f"'{value}'")
+            raise _about_file(N_("{name} is not a hand name"), name=quoted(value))
         raise _about_file(N_("{key} must be a hand name"), key=f"'{key}'")
     return names[value]
 
@@ -209,7 +209,7 @@ def read_event(data: Any, *, bounded: bool = True) -> Event:
     kind = data.get("type")
     if kind not in EVENT_TYPES:
         if isinstance(kind, str):
-            raise _about_file(N_("unknown event type {kind}"), kind=repr(kind))
+            raise _about_file(N_("unknown event type {kind}"), kind=quoted(kind))
         raise _about_file(N_("an event needs a {key}"), key="'type'")
     cls = EVENT_TYPES[kind]
     spec = _FIELDS[cls] if bounded or cls is not Adjust else {**_FIELDS[cls], "points": (_any_whole, True)}
@@ -283,7 +283,7 @@ def read_name(value: Any) -> str:
         raise FormatError(said(N_("a player's name cannot be empty")))
     if len(name) > MAX_NAME:
         too_long = N_("{name} is longer than {max} characters")
-        raise FormatError(said(too_long, name=f"'{name[:MAX_NAME]}…'", max=MAX_NAME))
+        raise FormatError(said(too_long, name=quoted(name[:MAX_NAME] + "…"), max=MAX_NAME))
     return name
 
 

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.hands import DECLARABLE, Category
-from scorekeeper.words import N_, NP_, Said, said, said_n
+from scorekeeper.words import N_, NP_, Said, quoted, said, said_n
 
 
 class RulesError(ValueError):
@@ -153,7 +153,7 @@ class Rules:
         >>> Rules.from_dict({"goal": 30})
         Traceback (most recent call last):
         ...
-        scorekeeper.rules.RulesError: unknown house rule 'goal'
+        scorekeeper.rules.RulesError: unknown house rule “goal”
         """
         if data is None:
             return cls()
@@ -163,7 +163,7 @@ class Rules:
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise RulesError(said(N_("unknown house rule {key}"), key=f"'{key}'"))
+                raise RulesError(said(N_("unknown house rule {key}"), key=quoted(key)))
             values[key] = _READERS[key](key, value, bounded)
         return cls(**values)
 
@@ -297,7 +297,7 @@ def _points(key: str, value: Any, bounded: bool) -> Mapping[Category, int]:
     names = {c.value: c for c in DECLARABLE}
     for name, points in value.items():
         if name not in names:
-            raise RulesError(said(N_("{name} is not a hand name"), name=f"'{name}'"))
+            raise RulesError(said(N_("{name} is not a hand name"), name=quoted(name)))
         table[names[name]] = _whole(f"points.{name}", points, bounded, "points")
     return MappingProxyType(table)
 
@@ -326,7 +326,7 @@ def _hands(key: str, value: Any, bounded: bool) -> tuple[Category, ...]:
         raise RulesError(said(N_("{key} must be a list of hand names"), key=f"'{key}'"))
     for name in value:
         if name not in names:
-            raise RulesError(said(N_("{name} is not a hand name"), name=f"'{name}'"))
+            raise RulesError(said(N_("{name} is not a hand name"), name=quoted(name)))
     return tuple(c for c in DECLARABLE if c.value in value)  # in the table's order, each once
 
 

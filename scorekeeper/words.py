@@ -64,6 +64,18 @@ def said_n(forms: tuple[str, str], count: str, **parts: Any) -> Said:
     return Said(forms[0], tuple(parts.items()), plural=forms[1], count=count)
 
 
+def quoted(text: Any) -> Said:
+    """``text`` as someone wrote it (a card typed, a name, a match file's word), in quotation marks
+    the reader's language chooses.
+
+    >>> str(said(N_("{card} is not a card"), card=quoted("1x")))
+    '“1x” is not a card'
+    """
+    # Translators: something a person typed or a match file holds, quoted as written: only the
+    # quotation marks are yours (”…”, «…», 「…」).
+    return said(N_("“{text}”"), text=text)
+
+
 def said(template: str | Said, **parts: Any) -> Said:
     """``template`` (marked ``N_``, or ``NC_`` with its context) with its parts."""
     if isinstance(template, Said):

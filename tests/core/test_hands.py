@@ -108,7 +108,7 @@ def test_ace_low_straight_is_the_lowest_straight():
         ("As Kd Tc 9h", "A hand is five cards, not 4"),
         ("As Kd Tc 9h 2s 3s", "A hand is five cards, not 6"),
         ("As Kd Tc 9h As", "As is in the hand twice"),
-        ("As Kd Tc 9h 1x", "'1x' is not a card"),
+        ("As Kd Tc 9h 1x", "“1x” is not a card"),
     ],
 )
 def test_a_wrong_hand_is_a_clear_error(cards, message):

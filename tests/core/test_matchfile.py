@@ -93,7 +93,7 @@ def test_a_tie_verdict_of_identical_is_a_null_winner():
 
 
 BAD_EVENTS = [
-    ({"type": "shuffle"}, "unknown event type 'shuffle'"),
+    ({"type": "shuffle"}, "unknown event type “shuffle”"),
     ({"player": "Bo"}, "an event needs a 'type'"),
     ("pass Bo", "an event must be an object"),
     ({"type": "pass"}, "a 'pass' event needs 'player'"),
@@ -102,8 +102,8 @@ BAD_EVENTS = [
     ({"type": "exchange", "player": "Bo", "count": 6}, "'count' must be a whole number from 0 to 5"),
     ({"type": "exchange", "player": "Bo", "count": True}, "'count' must be a whole number from 0 to 5"),
     ({"type": "exchange", "player": "Bo", "count": "2"}, "'count' must be a whole number from 0 to 5"),
-    ({"type": "declare", "player": "Bo", "hand": "high_card"}, "'high_card' is not a hand name"),
-    ({"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 1x 5d 2s"}, "'1x' is not a card"),
+    ({"type": "declare", "player": "Bo", "hand": "high_card"}, "“high_card” is not a hand name"),
+    ({"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 1x 5d 2s"}, "“1x” is not a card"),
     (
         {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 5d 2s"},
         "A hand is five cards, not 4",
@@ -112,7 +112,7 @@ BAD_EVENTS = [
     ({"type": "tie"}, "a 'tie' event has either 'winner' or 'cards'"),
     ({"type": "tie", "winner": "Bo", "cards": {"Bo": "Qs Qh 9c 5d 2s"}}, "a 'tie' event has either"),
     ({"type": "tie", "cards": {}}, "'cards' must be an object of player name to cards"),
-    ({"type": "trick", "winner": "Bo", "card": "Zz"}, "'Zz' is not a card"),
+    ({"type": "trick", "winner": "Bo", "card": "Zz"}, "“Zz” is not a card"),
     ({"type": "adjust", "player": "Bo", "points": 1.5, "reason": "x"}, "'points' must be a whole number"),
     ({"type": "adjust", "player": "Bo", "points": 2}, "a 'adjust' event needs 'reason'"),
     ({"type": "draw", "cards": {"Bo": "3s", "Cia": 3}}, "'cards.Cia' must be a card"),
@@ -138,7 +138,7 @@ BAD_DOCUMENTS = [
     (document(players=["Anna", "B" * 41]), "longer than 40 characters"),
     (document(players="Anna Bo"), "'players' must be a list of names"),
     (document(players=["Anna", 7]), "'players' must be a list of names"),
-    (document(rules={"goal": 3}), "unknown house rule 'goal'"),
+    (document(rules={"goal": 3}), "unknown house rule “goal”"),
     (document(rules={"points": {"pair": -1}}), "'points.pair' must be a whole number from 0 to 1000"),
     (document(rules=[]), "'rules' must be an object"),
     ({**document(), "events": {}}, "'events' must be a list"),
@@ -294,7 +294,7 @@ def test_an_old_file_without_the_variant_keys_means_the_base_rules():
     [
         ({"phases": 4}, "'phases' must be 3 or 2"),
         ({"instant_win": "royal_flush"}, "'instant_win' must be a list of hand names"),
-        ({"instant_win": ["royal"]}, "'royal' is not a hand name"),
+        ({"instant_win": ["royal"]}, "“royal” is not a hand name"),
         ({"blanco_chicago": -30}, "'blanco_chicago' must be a whole number from 0 to 1000"),
         ({"chicago_break_bonus": None}, "'chicago_break_bonus' must be a whole number from 0 to 1000"),
         ({"more_players": "yes"}, "'more_players' must be true or false"),

@@ -139,7 +139,7 @@ def test_a_refused_action_shows_the_engines_message_and_stores_nothing(keeper, h
     [
         (
             {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 1x 5d 2s"},
-            "&#39;1x&#39; is not a card",
+            "“1x” is not a card",
         ),
         ({"type": "declare", "player": "Bo", "hand": "high_card"}, "The app did not understand this form"),
         (
