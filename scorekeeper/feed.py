@@ -41,7 +41,7 @@ def describe_words(event: Event) -> Said:
     match event:
         case Draw(cards=cards):
             drawn = listed(f"{n} {c.label}" for n, c in cards.items())
-            return said(N_("Cards drawn for the deal: {cards}"), cards=drawn)
+            return said(N_("Draw for the first deal: {cards}"), cards=drawn)
         case Dealer(player=player):
             return said(N_("{player} deals first"), player=player)
         case Exchange(player=player, count=0):
