@@ -55,7 +55,9 @@ STALE = N_(
     "The score changed after this screen was loaded (another tap, or another phone), "
     "so nothing was recorded. This is the current score."
 )
-NOT_KEEPER = N_("Only the scorekeeper's phone can record scores. Ask the scorekeeper for the hand-over link.")
+NOT_KEEPER = N_(
+    "Only the scorekeeper's phone can record scores. Ask the scorekeeper for the scorekeeping link."
+)
 PAGE = PERSON = Bounds(1, WHOLE.high)  # the match list's links: a page, a person's id
 
 
