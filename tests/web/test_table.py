@@ -187,6 +187,8 @@ def test_a_post_without_a_version_is_refused(keeper, client):
     response = client.post(f"/m/{keeper.match_id}/record", data={"type": "pass", "player": "Bo"}, headers=HX)
     assert response.status_code == 400
     assert keeper.rows() == 1
+    refusal = soup(response).select_one("p.refusal[role=alert]").text
+    assert refusal == "This form is out of date. Reload the page and try again."
 
 
 def test_a_stale_screen_or_a_double_tap_records_once(keeper):
