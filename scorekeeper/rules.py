@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.hands import DECLARABLE, Category
-from scorekeeper.words import N_, NP_, Said, quoted, said, said_n
+from scorekeeper.words import N_, NP_, Said, quoted, said, said_n, whole
 
 
 class RulesError(ValueError):
@@ -32,7 +32,7 @@ class Bounds:
     >>> 1000 in NUMBERS["target"], 10**30 in NUMBERS["target"], True in NUMBERS["exchange.count"]
     (True, False, False)
     >>> str(NUMBERS["adjust.points"].refusal("'points'"))
-    "'points' must be a whole number from -1000 to 1000"
+    "'points' must be a whole number from −1000 to 1000"
     """
 
     low: int
@@ -60,7 +60,7 @@ class Bounds:
     def refusal(self, field: Any) -> Said:
         """Say that ``field`` (its name, or a label for people) must be a number in these bounds."""
         must = N_("{field} must be a whole number from {low} to {high}")
-        return said(must, field=field, low=self.low, high=self.high)
+        return said(must, field=field, low=whole(self.low), high=self.high)
 
 
 # The range of every number a match carries, by where the file has it (TRUST.md I6). The file

@@ -130,6 +130,27 @@ class Worded(StrEnum):
         return member
 
 
+MINUS = "\u2212"  # the minus sign: "−8" on a page, not the hyphen of "-8" (a file keeps its own "-8")
+
+
+def signed(number: int) -> str:
+    """A change of points as a person reads it, always with its sign: ``+5``, ``−8``, ``+0``.
+
+    >>> signed(5), signed(-8), signed(0)
+    ('+5', '−8', '+0')
+    """
+    return f"+{number}" if number >= 0 else f"{MINUS}{-number}"
+
+
+def whole(number: int) -> str:
+    """A whole number as a person reads it, a negative one with the minus sign: ``15``, ``−15``.
+
+    >>> whole(15), whole(-15)
+    ('15', '−15')
+    """
+    return str(number).replace("-", MINUS)
+
+
 def english(value: Any) -> str:
     """A part in English: a hand's category by its name in a sentence (``two pair``)."""
     if isinstance(value, Said | Listed):

@@ -184,7 +184,7 @@ def test_a_house_rule_out_of_its_range_is_a_format_error_naming_it(rules, messag
 
 EVENT_NUMBERS = [
     *[("exchange", "count", v, "0 to 5") for v in (-1, 6, 10**30, True, "2", 2.0)],
-    *[("adjust", "points", v, "-1000 to 1000") for v in (1001, -1001, 2**63, -(2**63) - 1, 10**30, 1.5, "5")],
+    *[("adjust", "points", v, "−1000 to 1000") for v in (1001, -1001, 2**63, -(2**63) - 1, 10**30, 1.5, "5")],
 ]
 
 

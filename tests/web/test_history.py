@@ -356,10 +356,10 @@ def test_the_score_sheet_is_a_protocol_a_row_per_round_a_column_per_player(clien
     assert rows == [
         ["1", "+9 9", "+7 7"],
         ["2", "+21 30", "+3 10"],
-        ["3", "+2 32", "-8 2"],  # Bo lost a Chicago
+        ["3", "+2 32", "−8 2"],  # Bo lost a Chicago (a minus sign, not a hyphen)
         ["4", "+8 40", "+58 60"],
         # The correction typed at the end of round 4, on its own row: only Anna's total changed.
-        ["correction", "-8 32", "60"],
+        ["correction", "−8 32", "60"],
     ]
     classes = [tr.get("class") for tr in protocol.select("tbody tr")][-2:]
     assert classes == [["correction"], ["why"]]  # why, on a row of its own below it

@@ -34,7 +34,7 @@ IMPORTS = [
         (
             match_file(events=[{"type": "adjust", "player": "Bo", "points": v, "reason": ""}]),
             "points",
-            "-1000 to 1000",
+            "−1000 to 1000",
         )
         for v in (*HUGE, 1001, -1001)
     ],
@@ -64,7 +64,7 @@ def test_a_correction_out_of_its_range_is_refused_naming_the_field(keeper, value
     rows = keeper.rows()
     response = keeper.post(type="adjust", player="Bo", points=value, reason="typo")
     assert response.status_code == 422
-    assert "Points (+ or −) must be a whole number from -1000 to 1000" in response.text
+    assert "Points (+ or −) must be a whole number from −1000 to 1000" in response.text
     assert keeper.rows() == rows
 
 

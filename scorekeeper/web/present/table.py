@@ -33,6 +33,7 @@ from scorekeeper.web.present.turn import (
     used_cards,
 )
 from scorekeeper.web.store.stored import StoredMatch
+from scorekeeper.words import signed
 
 RANK_LABELS = tuple(rank.label for rank in Rank)  # the draw for the first deal: a rank by tap
 
@@ -222,4 +223,4 @@ def _round_summary(state: MatchState) -> str | None:
             break
         if change.round == state.round - 1:
             gained[state.players[change.seat]] += change.delta
-    return listed(f"{name} {delta:+d}" for name, delta in gained.items())
+    return listed(f"{name} {signed(delta)}" for name, delta in gained.items())
