@@ -97,6 +97,26 @@ def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
     assert footer.startswith("Den här matchen har husregler. " + " ".join(said))
 
 
+def test_the_round_summary_names_only_the_players_whose_totals_changed(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    for fields in ({"tap": "pair:Bo"}, {"tap": ""}):
+        assert keeper.post("showdown", **fields).status_code == 200
+    assert keeper.post(type="last_trick", winner="Cia").status_code == 200
+    assert keeper.post("showdown", tap="").status_code == 200
+    summary = keeper.page().select_one("p.summary").text
+    assert summary == "Round 1: Bo +1 and Cia +5. Bo deals round 2."  # Anna scored nothing: no "Anna +0"
+
+
+def test_a_round_that_changed_no_total_says_nobody_scored(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna", chicago_min="0")
+    for _ in range(2):
+        assert keeper.post("showdown", tap="").status_code == 200
+    assert keeper.post(type="chicago", player="Bo").status_code == 200
+    assert keeper.post(type="trick", winner="Cia").status_code == 200  # Bo's Chicago lost, floored at 0
+    assert keeper.post("showdown", tap="").status_code == 200
+    assert keeper.page().select_one("p.summary").text == "Round 1: nobody scored. Bo deals round 2."
+
+
 def test_a_match_on_the_base_rules_says_so_at_the_foot_of_the_table(keeper):
     keeper.new("Anna", "Bo")
     assert (
