@@ -98,6 +98,15 @@ def test_checking_the_cards_with_the_entry_closed_says_what_to_do(keeper, client
     assert keeper.rows() == rows
 
 
+def test_a_correction_without_its_points_asks_how_many_to_add_or_take_away(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    rows = keeper.rows()
+    response = keeper.post(type="adjust", player="Bo", sign="take", reason="oops")
+    assert response.status_code == 422
+    assert refusal(response) == "Enter how many points to add or take away"
+    assert keeper.rows() == rows
+
+
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
 def test_a_refused_first_dealer_draw_keeps_every_rank_tapped(keeper, htmx):
     keeper.new("Anna", "Bo", "Cia")
