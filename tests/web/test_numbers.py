@@ -49,7 +49,7 @@ def test_an_imported_number_out_of_its_range_is_refused_naming_the_field(app, cl
     before = fingerprint(app)
     response = client.post("/import", data={"text": text})
     assert response.status_code == 422
-    assert f"&#39;{field}&#39; must be a whole number from {bounds}" in response.text
+    assert f"“{field}” must be a whole number from {bounds}" in response.text
     assert fingerprint(app) == before
 
 
