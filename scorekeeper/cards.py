@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
-from scorekeeper.words import N_, NC_, Said, said
+from scorekeeper.words import N_, NC_, Said, quoted, said
 
 
 class CardError(ValueError):
@@ -162,15 +162,15 @@ def parse_card(text: str) -> Card:
     >>> parse_card("1x")
     Traceback (most recent call last):
     ...
-    scorekeeper.cards.CardError: '1x' is not a card
+    scorekeeper.cards.CardError: “1x” is not a card
     """
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise CardError(said(N_("{card} is not a card"), card=repr(text)))
+        raise CardError(said(N_("{card} is not a card"), card=quoted(text)))
     card = _PARSED.get(_normalise(text))
     if card is None:
-        raise CardError(said(N_("{card} is not a card"), card=f"'{text.strip()}'"))
+        raise CardError(said(N_("{card} is not a card"), card=quoted(text.strip())))
     return card
 
 

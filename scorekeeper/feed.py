@@ -23,7 +23,7 @@ from scorekeeper.events import (
 )
 from scorekeeper.scores import ScoreChange
 from scorekeeper.state import TRICKS_PER_ROUND, MatchState
-from scorekeeper.words import N_, NP_, Said, listed, said, said_n, sentences
+from scorekeeper.words import N_, NP_, Said, listed, said, said_n, sentences, signed
 
 
 def describe(event: Event) -> str:
@@ -41,7 +41,7 @@ def describe_words(event: Event) -> Said:
     match event:
         case Draw(cards=cards):
             drawn = listed(f"{n} {c.label}" for n, c in cards.items())
-            return said(N_("Cards drawn for the deal: {cards}"), cards=drawn)
+            return said(N_("Draw for the first deal: {cards}"), cards=drawn)
         case Dealer(player=player):
             return said(N_("{player} deals first"), player=player)
         case Exchange(player=player, count=0):
@@ -81,12 +81,12 @@ def describe_words(event: Event) -> Said:
         case LastTrick(winner=winner, card=Card() as card):
             return said(N_("{player} took the last trick with {card}"), player=winner, card=card.label)
         case Adjust(player=player, points=points, reason=""):
-            return said(N_("Correction: {player} {points}"), player=player, points=f"{points:+d}")
+            return said(N_("Correction: {player} {points}"), player=player, points=signed(points))
         case Adjust(player=player, points=points, reason=reason):
             return said(
                 N_("Correction: {player} {points} ({reason})"),
                 player=player,
-                points=f"{points:+d}",
+                points=signed(points),
                 reason=reason,
             )
         case Undo():
@@ -186,6 +186,6 @@ def change_words(state: MatchState, change: ScoreChange) -> Said:
         if change.floored
         else N_("{player} {delta}, {what}"),
         player=state.players[change.seat],
-        delta=f"{change.delta:+d}",
+        delta=signed(change.delta),
         what=change.what,
     )

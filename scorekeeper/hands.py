@@ -346,7 +346,7 @@ def explain(higher: Hand, lower: Hand) -> str:
     >>> explain(evaluate("Qh 9h 7h 4h 2h"), evaluate("Kc Qd Js Th 9c"))
     'a flush against a straight'
     >>> explain(evaluate("9h 7h 5h 4h 2h"), evaluate("9s 7s 5s 4s 2s"))
-    'equal hands, so nobody scores'
+    'the hands were equal, so nobody scored'
     """
     return str(explain_words(higher, lower))
 
@@ -354,7 +354,7 @@ def explain(higher: Hand, lower: Hand) -> str:
 def explain_words(higher: Hand, lower: Hand) -> Said:
     """``explain``, kept apart for translation."""
     if higher == lower:  # RULES.md: identical best hands, nobody scores
-        return said(N_("equal hands, so nobody scores"))
+        return said(N_("the hands were equal, so nobody scored"))
     if higher.category is not lower.category:
         return said(N_("{higher} against {lower}"), higher=higher.category.named, lower=lower.category.named)
     roles = _ROLES[higher.category]

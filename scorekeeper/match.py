@@ -342,7 +342,7 @@ def _settle_by_cards(state: MatchState, tie: PendingTie) -> MatchState:
     (top, seat), (second, _) = values[0], values[1]
     reason = explain_words(top, second)
     if top == second:
-        return _nobody_scores(state, tie.hand, reason)  # "equal hands, so nobody scores"
+        return _nobody_scores(state, tie.hand, reason)  # "the hands were equal, so nobody scored"
     return _score_hand(state, seat, tie.hand, reason)
 
 
@@ -354,7 +354,7 @@ def _tie(state: MatchState, event: Tie) -> MatchState:
     tied = state.names(tie.seats)
     if event.cards is None:
         if event.winner is None:
-            return _nobody_scores(state, tie.hand, said(N_("equal hands, so nobody scores")))
+            return _nobody_scores(state, tie.hand, said(N_("the hands were equal, so nobody scored")))
         seat = _seat(state, event.winner)
         if seat not in tie.seats:
             raise RuleBroken(Refusal.NOT_IN_TIE, player=event.winner, players=tied)

@@ -33,12 +33,16 @@ from scorekeeper.events import (
 )
 from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import replay
-from scorekeeper.rules import NUMBERS, Bounds, Rules, RulesError
+from scorekeeper.rules import NUMBERS, Bounds, Rules, RulesError, not_a_hand_name
 from scorekeeper.state import HAND_SIZE, MatchState
-from scorekeeper.words import N_, Said, said
+from scorekeeper.words import N_, Said, quoted, said
 
 FORMAT = "chicago-match/1"
 MAX_NAME = 40
+# What to write, shown in a refusal to whoever edited a file by hand (MATCH_FORMAT.md's shapes).
+EVENT_EXAMPLE = '{"type": "pass", "player": "Bo"}'
+FILE_EXAMPLE = '{"format": "chicago-match/1", "players": ["Anna", "Bo"], "events": []}'
+EVENT_IN_BRACES = N_("each event must be in braces, such as {example}")
 
 EVENT_TYPES: dict[str, type] = {
     "draw": Draw,
@@ -60,7 +64,7 @@ EVENT_TYPES: dict[str, type] = {
 class FormatError(ValueError):
     """Not a valid ``chicago-match/1`` document; ``index`` names the event at fault, if one is.
 
-    ``about_file`` marks the file's own words ("a 'show' event needs 'cards'"): a form that
+    ``about_file`` marks the file's own words ("an event of type “show” needs “cards”"): a form that
     broke one of them is not the table's business (the web layer says something else).
     """
 
@@ -101,7 +105,7 @@ def _about_file(template: str, **parts: Any) -> FormatError:
 
 def _name(key: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
-        raise _about_file(N_("{key} must be a player's name"), key=f"'{key}'")
+        raise _about_file(N_("{key} must be a player's name"), key=quoted(key))
     # Interned: the events of a match name the same few players, and a match kept in memory
     # would otherwise hold one copy of the name per event (a sixth of a long match's memory).
     return sys.intern(value)
@@ -117,19 +121,19 @@ def _points(key: str, value: Any) -> int:
 
 def _number(key: str, value: Any, bounds: Bounds) -> int:
     if value not in bounds:
-        raise FormatError(bounds.refusal(f"'{key}'"))
+        raise FormatError(bounds.file_refusal(key))
     return int(value)
 
 
 def _any_whole(key: str, value: Any) -> int:
     if type(value) is not int:
-        raise _about_file(N_("{key} must be a whole number"), key=f"'{key}'")
+        raise _about_file(N_("{key} must be a whole number"), key=quoted(key))
     return value
 
 
 def _reason(key: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise _about_file(N_("{key} must be text"), key=f"'{key}'")
+        raise _about_file(N_("{key} must be text"), key=quoted(key))
     return value
 
 
@@ -137,8 +141,10 @@ def _hand_name(key: str, value: Any) -> Category:
     names = {c.value: c for c in DECLARABLE}
     if value not in names:
         if isinstance(value, str):
-            raise _about_file(N_("{name} is not a hand name"), name=f"'{value}'")
-        raise _about_file(N_("{key} must be a hand name"), key=f"'{key}'")
+            raise FormatError(not_a_hand_name(value), about_file=True)
+        raise _about_file(
+            N_("{key} must be a hand name, such as {example}"), key=quoted(key), example='"two_pair"'
+        )
     return names[value]
 
 
@@ -146,7 +152,7 @@ def _hand(key: str, value: Any) -> tuple[Card, ...]:
     if not isinstance(value, str):
         raise FormatError(
             said(
-                N_("{key} must be five cards, such as {example}"), key=f"'{key}'", example='"Qs Qh 9c 9d 2s"'
+                N_("{key} must be five cards, such as {example}"), key=quoted(key), example='"Qs Qh 9c 9d 2s"'
             )
         )
     try:
@@ -160,17 +166,18 @@ def _hand(key: str, value: Any) -> tuple[Card, ...]:
 
 def _card(key: str, value: Any) -> Card:
     if not isinstance(value, str):
-        raise _about_file(N_("{key} must be a card, such as {example}"), key=f"'{key}'", example='"Qs"')
+        raise _about_file(N_("{key} must be a card, such as {example}"), key=quoted(key), example='"Qs"')
     try:
         return parse_card(value)
     except CardError as error:
         raise FormatError(error.words) from None
 
 
-def _by_name(read: Callable[[str, Any], Any]) -> Callable[[str, Any], dict[str, Any]]:
+def _by_name(read: Callable[[str, Any], Any], example: str) -> Callable[[str, Any], dict[str, Any]]:
     def read_map(key: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, Mapping) or not value:
-            raise _about_file(N_("{key} must be an object of player name to cards"), key=f"'{key}'")
+            must = N_("{key} must give the cards by player name, such as {example}")
+            raise _about_file(must, key=quoted(key), example=example)
         return {_name(key, name): read(f"{key}.{name}", v) for name, v in value.items()}
 
     return read_map
@@ -182,13 +189,13 @@ def _winner(key: str, value: Any) -> str | None:
 
 # Each type's fields: name -> (reader, required).
 _FIELDS: dict[type, dict[str, tuple[Callable[[str, Any], Any], bool]]] = {
-    Draw: {"cards": (_by_name(_card), True)},
+    Draw: {"cards": (_by_name(_card, '{"Anna": "7h", "Bo": "Kd"}'), True)},
     Dealer: {"player": (_name, True)},
     Exchange: {"player": (_name, True), "count": (_count, True)},
     Show: {"player": (_name, True), "cards": (_hand, True)},
     Declare: {"player": (_name, True), "hand": (_hand_name, True), "cards": (_hand, False)},
     Pass: {"player": (_name, True)},
-    Tie: {"winner": (_winner, False), "cards": (_by_name(_hand), False)},
+    Tie: {"winner": (_winner, False), "cards": (_by_name(_hand, '{"Bo": "Qs Qh 9c 9d 2s"}'), False)},
     Chicago: {"player": (_name, True)},
     Blanco: {"player": (_name, True)},
     Trick: {"winner": (_name, True), "card": (_card, False)},
@@ -205,25 +212,28 @@ def read_event(data: Any, *, bounded: bool = True) -> Event:
     had a range (a count always had one) keeps its points, so no earlier match becomes unreadable.
     """
     if not isinstance(data, Mapping):
-        raise _about_file(N_("an event must be an object"))
+        raise _about_file(EVENT_IN_BRACES, example=EVENT_EXAMPLE)
     kind = data.get("type")
     if kind not in EVENT_TYPES:
         if isinstance(kind, str):
-            raise _about_file(N_("unknown event type {kind}"), kind=repr(kind))
-        raise _about_file(N_("an event needs a {key}"), key="'type'")
+            not_a_type = N_("{kind} is not an event type; the types are {names}")
+            raise _about_file(not_a_type, kind=quoted(kind), names=", ".join(f'"{t}"' for t in EVENT_TYPES))
+        raise _about_file(N_("each event needs its type, such as {example}"), example=EVENT_EXAMPLE)
     cls = EVENT_TYPES[kind]
     spec = _FIELDS[cls] if bounded or cls is not Adjust else {**_FIELDS[cls], "points": (_any_whole, True)}
     for key in data:
         if key != "type" and key not in spec:
-            raise _about_file(N_("a {kind} event has no field {key}"), kind=f"'{kind}'", key=f"'{key}'")
+            no_such = N_("{key} does not belong in an event of type {kind}")
+            raise _about_file(no_such, kind=quoted(kind), key=quoted(key))
     values: dict[str, Any] = {}
     for key, (read, required) in spec.items():
         if key in data:
             values[key] = read(key, data[key])
         elif required:
-            raise _about_file(N_("a {kind} event needs {key}"), kind=f"'{kind}'", key=f"'{key}'")
+            raise _about_file(N_("an event of type {kind} needs {key}"), kind=quoted(kind), key=quoted(key))
     if cls is Tie and ("winner" in data) == ("cards" in data):
-        raise _about_file(N_("a 'tie' event has either 'winner' or 'cards'"))
+        either = N_("an event of type {kind} needs either {first} or {second}, not both")
+        raise _about_file(either, kind=quoted("tie"), first=quoted("winner"), second=quoted("cards"))
     return cls(**values)  # type: ignore[no-any-return]
 
 
@@ -261,14 +271,16 @@ def read_time(key: str, value: Any) -> str:
     '2025-03-01T18:30:00.000+00:00'
     >>> read_time("at", "yesterday")
     Traceback (most recent call last):
-    scorekeeper.matchfile.FormatError: 'at' must be a time, such as "2025-03-01T19:30:00+01:00"
+    scorekeeper.matchfile.FormatError: “at” must be a time, such as "2025-03-01T19:30:00+01:00"
     """
     try:
         moment = datetime.fromisoformat(value) if isinstance(value, str) and len(value) <= 40 else None
     except ValueError:
         moment = None
     if moment is None:
-        raise _about_file(N_("{key} must be a time, such as {example}"), key=f"'{key}'", example=TIME_EXAMPLE)
+        raise _about_file(
+            N_("{key} must be a time, such as {example}"), key=quoted(key), example=TIME_EXAMPLE
+        )
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
@@ -283,7 +295,7 @@ def read_name(value: Any) -> str:
         raise FormatError(said(N_("a player's name cannot be empty")))
     if len(name) > MAX_NAME:
         too_long = N_("{name} is longer than {max} characters")
-        raise FormatError(said(too_long, name=f"'{name[:MAX_NAME]}…'", max=MAX_NAME))
+        raise FormatError(said(too_long, name=quoted(name[:MAX_NAME] + "…"), max=MAX_NAME))
     return name
 
 
@@ -291,7 +303,8 @@ def read_players(value: Any, rules: Rules | None = None) -> tuple[str, ...]:
     """Check the seat order: 2 to 4 distinct, non-empty names of at most 40 characters (up to 6 with
     the house rule ``more_players``)."""
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-        raise _about_file(N_("{key} must be a list of names"), key="'players'")
+        must = N_("{key} must be a list of names, such as {example}")
+        raise _about_file(must, key=quoted("players"), example='["Anna", "Bo", "Cia"]')
     most = (rules or Rules()).most_players
     if not 2 <= len(value) <= most:
         if most > 4:
@@ -306,9 +319,9 @@ def read_players(value: Any, rules: Rules | None = None) -> tuple[str, ...]:
 def load(document: Any) -> MatchFile:
     """Read a parsed document; raise ``FormatError`` if it is not ``chicago-match/1``."""
     if not isinstance(document, Mapping):
-        raise _about_file(N_("a match file must be a JSON object"))
+        raise _about_file(N_("a match file must be in braces, such as {example}"), example=FILE_EXAMPLE)
     if document.get("format") != FORMAT:
-        raise _about_file(N_("{key} must be {value}"), key="'format'", value=f'"{FORMAT}"')
+        raise _about_file(N_("{key} must be {value}"), key=quoted("format"), value=f'"{FORMAT}"')
     try:
         rules = Rules.from_dict(document.get("rules"))
     except RulesError as error:
@@ -316,7 +329,8 @@ def load(document: Any) -> MatchFile:
     players = read_players(document.get("players"), rules)
     raw = document.get("events", [])
     if not isinstance(raw, list):
-        raise _about_file(N_("{key} must be a list"), key="'events'")
+        in_brackets = N_("{key} must be a list in square brackets, such as {example}")
+        raise _about_file(in_brackets, key=quoted("events"), example=f"[{EVENT_EXAMPLE}]")
     created = document.get("created_at")
     created_at = None if created is None else read_time("created_at", created)
     events, times = [], []
@@ -332,7 +346,7 @@ def load(document: Any) -> MatchFile:
 def _time_of(data: Any) -> str | None:
     """An event's ``at`` (MATCH_FORMAT.md: optional on any event), read; None if it has none."""
     if not isinstance(data, Mapping):
-        raise _about_file(N_("an event must be an object"))
+        raise _about_file(EVENT_IN_BRACES, example=EVENT_EXAMPLE)
     return None if data.get("at") is None else read_time("at", data["at"])
 
 

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.hands import DECLARABLE, Category
-from scorekeeper.words import N_, NP_, Said, said, said_n
+from scorekeeper.words import N_, NP_, Said, quoted, said, said_n, whole
 
 
 class RulesError(ValueError):
@@ -31,8 +31,8 @@ class Bounds:
 
     >>> 1000 in NUMBERS["target"], 10**30 in NUMBERS["target"], True in NUMBERS["exchange.count"]
     (True, False, False)
-    >>> str(NUMBERS["adjust.points"].refusal("'points'"))
-    "'points' must be a whole number from -1000 to 1000"
+    >>> str(NUMBERS["adjust.points"].file_refusal("points"))
+    '“points” must be a whole number from −1000 to 1000'
     """
 
     low: int
@@ -58,9 +58,14 @@ class Bounds:
         return value if self.low <= value <= self.high else None
 
     def refusal(self, field: Any) -> Said:
-        """Say that ``field`` (its name, or a label for people) must be a number in these bounds."""
+        """Say that ``field`` (a form's label for people) must be a number in these bounds."""
         must = N_("{field} must be a whole number from {low} to {high}")
-        return said(must, field=field, low=self.low, high=self.high)
+        return said(must, field=field, low=whole(self.low), high=self.high)
+
+    def file_refusal(self, key: str) -> Said:
+        """Say that a match file's ``key`` (quoted as the file writes it) must be a number in these bounds."""
+        must = N_("{key} must be a whole number from {low} to {high}")
+        return said(must, key=quoted(key), low=whole(self.low), high=self.high)
 
 
 # The range of every number a match carries, by where the file has it (TRUST.md I6). The file
@@ -108,6 +113,18 @@ BASE_POINTS: Mapping[Category, int] = MappingProxyType(
 )
 
 
+# A match file's words (MATCH_FORMAT.md) said to whoever edited one: the file's keys quoted as it
+# writes them, and what could be written instead.
+HAND_NAMES = ", ".join(f'"{hand.value}"' for hand in DECLARABLE)
+
+
+def not_a_hand_name(name: str) -> Said:
+    """A hand name a match file gives that is none, and the names it could have given."""
+    return said(
+        N_("{name} is not a hand name; the hand names are {names}"), name=quoted(name), names=HAND_NAMES
+    )
+
+
 def instant_win_words(hand: Category) -> Said:
     """House rule ``instant_win``: the sentence that says ``hand`` wins a match at once."""
     return said(N_("{hand} wins the match immediately."), hand=said(hand.label))
@@ -153,17 +170,18 @@ class Rules:
         >>> Rules.from_dict({"goal": 30})
         Traceback (most recent call last):
         ...
-        scorekeeper.rules.RulesError: unknown house rule 'goal'
+        scorekeeper.rules.RulesError: “goal” is not a house rule
         """
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RulesError(said(N_("{key} must be an object"), key="'rules'"))
+            in_braces = N_("{key} must be in braces, such as {example}")
+            raise RulesError(said(in_braces, key=quoted("rules"), example='{"target": 30}'))
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise RulesError(said(N_("unknown house rule {key}"), key=f"'{key}'"))
+                raise RulesError(said(N_("{key} is not a house rule"), key=quoted(key)))
             values[key] = _READERS[key](key, value, bounded)
         return cls(**values)
 
@@ -278,26 +296,27 @@ def _written(value: Any) -> Any:
 def _whole(key: str, value: Any, bounded: bool, bounds: str | None = None) -> int:
     within = NUMBERS[bounds or key]
     if value not in within and not (type(value) is int and not bounded):
-        raise RulesError(within.refusal(f"'{key}'"))
+        raise RulesError(within.file_refusal(key))
     return int(value)
 
 
 def _flag(key: str, value: Any, bounded: bool) -> bool:
     if not isinstance(value, bool):
         raise RulesError(
-            said(N_("{key} must be {first} or {second}"), key=f"'{key}'", first="true", second="false")
+            said(N_("{key} must be {first} or {second}"), key=quoted(key), first="true", second="false")
         )
     return value
 
 
 def _points(key: str, value: Any, bounded: bool) -> Mapping[Category, int]:
     if not isinstance(value, Mapping):
-        raise RulesError(said(N_("{key} must be an object of hand name to points"), key="'points'"))
+        must = N_("{key} must give the points by hand name, such as {example}")
+        raise RulesError(said(must, key=quoted("points"), example='{"four_of_a_kind": 8}'))
     table = dict(BASE_POINTS)
     names = {c.value: c for c in DECLARABLE}
     for name, points in value.items():
         if name not in names:
-            raise RulesError(said(N_("{name} is not a hand name"), name=f"'{name}'"))
+            raise RulesError(not_a_hand_name(name))
         table[names[name]] = _whole(f"points.{name}", points, bounded, "points")
     return MappingProxyType(table)
 
@@ -309,9 +328,9 @@ def _win(key: str, value: Any, bounded: bool) -> WinMode:
         raise RulesError(
             said(
                 N_("{key} must be {first} or {second}"),
-                key="'win'",
-                first="'end_of_round'",
-                second="'first_to_reach'",
+                key=quoted("win"),
+                first='"end_of_round"',
+                second='"first_to_reach"',
             )
         ) from None
 
@@ -323,16 +342,19 @@ def _threshold(key: str, value: Any, bounded: bool) -> int | None:
 def _hands(key: str, value: Any, bounded: bool) -> tuple[Category, ...]:
     names = {c.value: c for c in DECLARABLE}
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise RulesError(said(N_("{key} must be a list of hand names"), key=f"'{key}'"))
+        must = N_("{key} must be a list of hand names, such as {example}")
+        raise RulesError(said(must, key=quoted(key), example='["straight_flush", "royal_flush"]'))
     for name in value:
         if name not in names:
-            raise RulesError(said(N_("{name} is not a hand name"), name=f"'{name}'"))
+            raise RulesError(not_a_hand_name(name))
     return tuple(c for c in DECLARABLE if c.value in value)  # in the table's order, each once
 
 
 def _phases(key: str, value: Any, bounded: bool) -> int:
     if value not in (2, 3) or type(value) is not int:
-        raise RulesError(said(N_("{key} must be {first} or {second}"), key=f"'{key}'", first="3", second="2"))
+        raise RulesError(
+            said(N_("{key} must be {first} or {second}"), key=quoted(key), first="3", second="2")
+        )
     return int(value)
 
 

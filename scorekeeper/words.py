@@ -64,6 +64,18 @@ def said_n(forms: tuple[str, str], count: str, **parts: Any) -> Said:
     return Said(forms[0], tuple(parts.items()), plural=forms[1], count=count)
 
 
+def quoted(text: Any) -> Said:
+    """``text`` as someone wrote it (a card typed, a name, a match file's word), in quotation marks
+    the reader's language chooses.
+
+    >>> str(said(N_("{card} is not a card"), card=quoted("1x")))
+    '“1x” is not a card'
+    """
+    # Translators: something a person typed or a match file holds, quoted as written: only the
+    # quotation marks are yours (”…”, «…», 「…」).
+    return said(N_("“{text}”"), text=text)
+
+
 def said(template: str | Said, **parts: Any) -> Said:
     """``template`` (marked ``N_``, or ``NC_`` with its context) with its parts."""
     if isinstance(template, Said):
@@ -116,6 +128,27 @@ class Worded(StrEnum):
         member = str.__new__(cls, value)
         member._value_ = value
         return member
+
+
+MINUS = "\u2212"  # the minus sign: "−8" on a page, not the hyphen of "-8" (a file keeps its own "-8")
+
+
+def signed(number: int) -> str:
+    """A change of points as a person reads it, always with its sign: ``+5``, ``−8``, ``+0``.
+
+    >>> signed(5), signed(-8), signed(0)
+    ('+5', '−8', '+0')
+    """
+    return f"+{number}" if number >= 0 else f"{MINUS}{-number}"
+
+
+def whole(number: int) -> str:
+    """A whole number as a person reads it, a negative one with the minus sign: ``15``, ``−15``.
+
+    >>> whole(15), whole(-15)
+    ('15', '−15')
+    """
+    return str(number).replace("-", MINUS)
 
 
 def english(value: Any) -> str:

@@ -30,12 +30,15 @@ ERRORS = {
     405: (N_("Not allowed"), N_("This page cannot do that.")),
     413: (N_("Too large"), N_("That is too large to send.")),
     415: (N_("Request not understood"), N_("This page only accepts its own form. Reload it and try again.")),
-    429: (N_("Too many requests"), N_("Too many wrong links from this address; wait a minute.")),
+    429: (
+        N_("Too many requests"),
+        N_("Too many wrong links from this address. Wait a minute, then try again."),
+    ),
     500: (N_("Something went wrong"), N_("Nothing was recorded. Reload the page and try again.")),
     503: (N_("Read-only"), N_("The score database needs attention; nothing can be recorded now.")),
 }
 # The 429 of a route that makes a match (the import says its own, history.py).
-TOO_MANY_MATCHES = N_("Too many new matches from this address: wait a minute, then try again.")
+TOO_MANY_MATCHES = N_("Too many new matches from this address. Wait a minute, then try again.")
 
 
 def error_page(code: int, message: str | None = None) -> tuple[str, int]:

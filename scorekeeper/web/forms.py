@@ -55,7 +55,7 @@ NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "blanco": (("player", N_("Tap who calls a blanco Chicago")),),
     "trick": (("winner", N_("Tap who took the trick")),),
     "last_trick": (("winner", N_("Tap who took the last trick")),),
-    "adjust": (("player", CHOOSE_PLAYER), ("points", N_("Enter the points of the correction"))),
+    "adjust": (("player", CHOOSE_PLAYER), ("points", N_("Enter how many points to add or take away"))),
 }
 # A form no screen sends (a field of the wrong kind, a hand or an action that does not exist).
 NOT_UNDERSTOOD = N_("The app did not understand this form. Reload the page and try again.")

@@ -75,7 +75,7 @@ def test_the_hand_checker_at_360px_after_check(phone, server, screens):
     page.get_by_role("button", name="Compare", exact=True).click()
     page.wait_for_load_state()
     assert page.locator(".refusal li").all_inner_texts() == [
-        "Hand 2: '1x' is not a card",
+        "Hand 2: “1x” is not a card",
         "Hand 3: A hand is five cards, not 2",
     ]
     assert page.locator("input[name=hand2]").input_value() == "Ah Kd Qc Js 1x"

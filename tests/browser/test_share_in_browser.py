@@ -90,7 +90,7 @@ def test_the_codes_are_square_and_big_enough_to_scan_in_light_and_dark(browser, 
         assert box["width"] == box["height"] >= 200, box
         assert seen_modules(page, 0) == modules_of(watch)  # on screen: the link's code, dark on light
         screens(page, f"share-{scheme}")
-    page.get_by_text("Show the hand-over link").click()
+    page.get_by_text("Show the scorekeeping link").click()
     box = qr_box(page, 1)
     assert box["width"] == box["height"] >= 200, box
     assert seen_modules(page, 1) == modules_of(page.locator("a#claim-link").get_attribute("href"))
@@ -134,7 +134,7 @@ def test_the_share_button_hands_the_link_to_the_share_sheet(browser, server):
     context = phone(browser, FAKE_SHARE)
     page = context.new_page()
     open_share_page(page, server)
-    page.get_by_text("Show the hand-over link").click()
+    page.get_by_text("Show the scorekeeping link").click()
     claim = page.locator("a#claim-link").get_attribute("href")
     page.locator("[data-share=claim-link]").click()
     wait_until(page, "window.shared !== undefined")

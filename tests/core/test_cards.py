@@ -32,7 +32,7 @@ def test_every_spelling_of_the_format_is_read(text, rank, suit):
 
 @pytest.mark.parametrize("text", ["1x", "11s", "1s", "Ts♠", "Q", "10", "", "Xh", "Qz", "0s", "♠Q"])
 def test_a_bad_card_is_named_in_the_error(text):
-    with pytest.raises(CardError, match=f"'{text.strip()}' is not a card"):
+    with pytest.raises(CardError, match=f"“{text.strip()}” is not a card"):
         parse_card(text)
 
 
@@ -57,7 +57,7 @@ def test_a_hand_with_a_card_twice_is_refused():
 
 
 def test_a_bad_card_in_a_hand_is_named():
-    with pytest.raises(CardError, match="'1x' is not a card"):
+    with pytest.raises(CardError, match="“1x” is not a card"):
         parse_hand("Qs Qh 1x 9d 2s")
 
 

@@ -102,21 +102,21 @@ def test_the_console_script_runs_as_installed():
 @pytest.mark.parametrize(
     ("change", "event", "error"),
     [
-        ({"rules": {"target": 10**30}}, None, "'target' must be a whole number from 1 to 1000"),
+        ({"rules": {"target": 10**30}}, None, "“target” must be a whole number from 1 to 1000"),
         (
             {"rules": {"points": {"pair": 10**20}}},
             None,
-            "'points.pair' must be a whole number from 0 to 1000",
+            "“points.pair” must be a whole number from 0 to 1000",
         ),
         (
             {"events": [{"type": "adjust", "player": "Bo", "points": 2**63, "reason": ""}]},
             1,
-            "'points' must be",
+            "“points” must be a whole number from −1000 to 1000",
         ),
         (
             {"events": [{"type": "exchange", "player": "Bo", "count": -1}]},
             1,
-            "'count' must be a whole number from 0 to 5",
+            "“count” must be a whole number from 0 to 5",
         ),
     ],
     ids=["target", "points.pair", "adjust", "count"],

@@ -93,7 +93,7 @@ def test_different_categories_are_explained_by_category():
 def test_suits_never_break_a_tie():
     same = compare("9h 7h 5h 4h 2h", "9s 7s 5s 4s 2s")
     assert same.order == 0
-    assert same.reason == "equal hands, so nobody scores"
+    assert same.reason == "the hands were equal, so nobody scored"
     assert evaluate("Ks Kh 4c 4d 9s") == evaluate("Kd Kc 4h 4s 9c")
 
 
@@ -108,7 +108,7 @@ def test_ace_low_straight_is_the_lowest_straight():
         ("As Kd Tc 9h", "A hand is five cards, not 4"),
         ("As Kd Tc 9h 2s 3s", "A hand is five cards, not 6"),
         ("As Kd Tc 9h As", "As is in the hand twice"),
-        ("As Kd Tc 9h 1x", "'1x' is not a card"),
+        ("As Kd Tc 9h 1x", "“1x” is not a card"),
     ],
 )
 def test_a_wrong_hand_is_a_clear_error(cards, message):

@@ -26,7 +26,7 @@ def test_tied_hands_given_with_their_cards_are_compared_card_by_card():
 def test_identical_best_hands_mean_nobody_scores():
     state = play("dealer Anna; declare Bo flush 9h 7h 5h 4h 2h; declare Cia flush 9s 7s 5s 4s 2s; pass Anna")
     assert state.totals == {"Anna": 0, "Bo": 0, "Cia": 0}
-    assert state.outcome is not None and "nobody scores" in state.outcome.text
+    assert state.outcome is not None and state.outcome.text == "the hands were equal, so nobody scored"
     assert state.phase == 2
 
 

@@ -99,5 +99,5 @@ def test_a_time_that_is_not_iso_8601_is_refused_naming_the_field(where, value):
         document["created_at"] = value
     with pytest.raises(FormatError) as refused:
         load(document)
-    assert f"'{where}' must be a time" in str(refused.value)
+    assert f"“{where}” must be a time" in str(refused.value)
     assert (refused.value.index == 0) == (where == "at")

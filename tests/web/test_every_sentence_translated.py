@@ -53,7 +53,7 @@ from scorekeeper.rules import Rules, RulesError
 from scorekeeper.web import create_app
 from scorekeeper.web.present.i18n import LANGUAGES, error_text, say
 from scorekeeper.web.store import eventlog, stats
-from scorekeeper.words import N_, listed, said
+from scorekeeper.words import N_, listed, quoted, said
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED = sorted((ROOT / "tests" / "matches").glob("*.json"))
@@ -63,7 +63,8 @@ KEYWORDS = {"N_": None, "NC_": ((1, "c"), 2), "NP_": (1, 2), "_": None, "gettext
 KEYWORDS |= {"ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 WORD = re.compile(r"[^\W\d_]+(?:[‘’ʻ'-][^\W\d_]+)*")  # letters of any script, "to‘da", "full-haus"
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
-QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|«[^»]*»")  # a match file's own spelling ('count', "Qs Qh …")
+# A match file's own spelling ("Qs Qh …"), or what someone typed, in each language's quotation marks.
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|«[^»]*»|“[^”]*”|”[^”]*”|「[^」]*」")
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[shdc♠♥♦♣]")
 # The game's name; names of formats, standards (Wi-Fi), units and libraries, the same in every language.
 ALLOWED = {"chicago", "json", "csv", "chicago-match", "mb", "qr", "wi-fi", "openskill", "plackett", "luce"}
@@ -158,7 +159,7 @@ def _refusals() -> Iterator[Any]:
         "best": Category.TWO_PAIR,
         "actual": Category.PAIR,
         "hand": Category.FULL_HOUSE,
-        "error": said(N_("{card} is not a card"), card="'1x'"),
+        "error": said(N_("{card} is not a card"), card=quoted("1x")),
     }
     for refusal in Refusal:
         for number in (1, 9):

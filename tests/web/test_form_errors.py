@@ -1,7 +1,7 @@
 """Issue 11, item 5: a refused form says what to do on the screen, in the reader's language.
 
 The forms post the match file's field names, and the file's reader words its errors for the
-file's readers ("a 'show' event needs 'cards'"). None of that may reach the table.
+file's readers ("an event of type “show” needs “cards”"). None of that may reach the table.
 """
 
 from __future__ import annotations
@@ -73,8 +73,10 @@ def test_every_refused_form_speaks_of_the_screen_in_the_readers_language(keeper,
         said[lang] = refusal(response)
         assert said[lang], "a refusal says why"
         assert "event" not in said[lang].lower(), said[lang]
-        assert not any(f"'{name}'" in said[lang] for name in FIELDS), said[lang]
-        assert not re.search(r"'[\w.]+' must be", said[lang]), said[lang]  # the file's "'player' must be …"
+        assert not any(f"'{name}'" in said[lang] or f"“{name}”" in said[lang] for name in FIELDS), said[lang]
+        assert not re.search(r"['“][\w.]+['”] must be", said[lang]), said[
+            lang
+        ]  # the file's "“player” must be …"
     assert said["sv"] != said["en"], f"not translated: {said['en']}"
 
 
@@ -95,6 +97,15 @@ def test_checking_the_cards_with_the_entry_closed_says_what_to_do(keeper, client
         f"/m/{keeper.match_id}/record", data=fields, headers={**HX, "Accept-Language": "sv"}
     )
     assert refusal(swedish) == "Skriv in de fem kort Bo visar, eller gå vidare utan att kontrollera dem"
+    assert keeper.rows() == rows
+
+
+def test_a_correction_without_its_points_asks_how_many_to_add_or_take_away(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    rows = keeper.rows()
+    response = keeper.post(type="adjust", player="Bo", sign="take", reason="oops")
+    assert response.status_code == 422
+    assert refusal(response) == "Enter how many points to add or take away"
     assert keeper.rows() == rows
 
 

@@ -84,7 +84,7 @@ def test_export_then_import_gives_the_identical_match(client, app):
             "chicago-below-15",
             "Nothing was imported: event 7 breaks a rule (Cia has 9 points; Chicago needs 15)",
         ),
-        ("bad-card", "Nothing was imported: event 2 cannot be read (&#39;11s&#39; is not a card)"),
+        ("bad-card", "Nothing was imported: event 2 cannot be read (“11s” is not a card)"),
         ("truncated", "Not a match file: not valid JSON"),
     ],
 )
@@ -252,7 +252,7 @@ def test_the_hand_checker_shows_equal_hands_as_a_tie(client):
             "hand1=Qs+Qh+9c+9d+2s&hand2=Qs+Kh+Kc+4d+3s",
             "Qs is in Hand 1 and in Hand 2: there is only one deck",
         ),
-        ("hand1=Qs+Qh+1x+9d+2s", "Hand 1: &#39;1x&#39; is not a card"),
+        ("hand1=Qs+Qh+1x+9d+2s", "Hand 1: “1x” is not a card"),
         ("hand1=Qs+Qh+9d", "Hand 1: A hand is five cards, not 3"),
     ],
 )
@@ -356,10 +356,10 @@ def test_the_score_sheet_is_a_protocol_a_row_per_round_a_column_per_player(clien
     assert rows == [
         ["1", "+9 9", "+7 7"],
         ["2", "+21 30", "+3 10"],
-        ["3", "+2 32", "-8 2"],  # Bo lost a Chicago
+        ["3", "+2 32", "−8 2"],  # Bo lost a Chicago (a minus sign, not a hyphen)
         ["4", "+8 40", "+58 60"],
         # The correction typed at the end of round 4, on its own row: only Anna's total changed.
-        ["correction", "-8 32", "60"],
+        ["correction", "−8 32", "60"],
     ]
     classes = [tr.get("class") for tr in protocol.select("tbody tr")][-2:]
     assert classes == [["correction"], ["why"]]  # why, on a row of its own below it

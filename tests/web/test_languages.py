@@ -202,7 +202,7 @@ def test_a_mistyped_card_is_refused_in_the_readers_language(keeper, client):
     client.set_cookie("lang", "el")
     response = keeper.declare("Bo", "pair", cards="1x Kh 4c 4d 9s")
     assert response.status_code == 422
-    assert soup(response).select_one("p.refusal").text == "Το '1x' δεν είναι φύλλο"
+    assert soup(response).select_one("p.refusal").text == "Το «1x» δεν είναι φύλλο"
     checker = soup(client.get("/hands?hand1=Ks+Kh+4c+4d+9s&hand2=Ks+Kc+4h+4s+2s"))
     assert "Hand 2" not in checker.text  # hand labels are translated too
     assert (

@@ -168,7 +168,7 @@ def test_the_hand_checker_names_each_hand_in_error_and_says_every_error_at_once(
     page = soup(response)
     errors = [li.text for li in page.select(".refusal[role=alert] li")]
     assert errors == [
-        "Hand 1: '1x' is not a card",
+        "Hand 1: “1x” is not a card",
         "Hand 3: A hand is five cards, not 2",
         "Kd is in Hand 2 and in Hand 4: there is only one deck",
     ]

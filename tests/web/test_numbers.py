@@ -34,7 +34,7 @@ IMPORTS = [
         (
             match_file(events=[{"type": "adjust", "player": "Bo", "points": v, "reason": ""}]),
             "points",
-            "-1000 to 1000",
+            "−1000 to 1000",
         )
         for v in (*HUGE, 1001, -1001)
     ],
@@ -49,7 +49,7 @@ def test_an_imported_number_out_of_its_range_is_refused_naming_the_field(app, cl
     before = fingerprint(app)
     response = client.post("/import", data={"text": text})
     assert response.status_code == 422
-    assert f"&#39;{field}&#39; must be a whole number from {bounds}" in response.text
+    assert f"“{field}” must be a whole number from {bounds}" in response.text
     assert fingerprint(app) == before
 
 
@@ -64,7 +64,7 @@ def test_a_correction_out_of_its_range_is_refused_naming_the_field(keeper, value
     rows = keeper.rows()
     response = keeper.post(type="adjust", player="Bo", points=value, reason="typo")
     assert response.status_code == 422
-    assert "Points (+ or −) must be a whole number from -1000 to 1000" in response.text
+    assert "Points (+ or −) must be a whole number from −1000 to 1000" in response.text
     assert keeper.rows() == rows
 
 
@@ -86,13 +86,15 @@ def test_a_correction_within_its_range_is_recorded(keeper, value):
     assert keeper.match.events[-1].points == int(value)
 
 
-@pytest.mark.parametrize("value", ["١", "1_0", "-1", str(10**30), "v1", "1.0"])
-def test_a_version_that_is_not_a_whole_number_is_a_400_naming_it(keeper, value):
+@pytest.mark.parametrize("value", ["١", "1_0", "-1", str(10**30), "v1", "1.0", ""])
+def test_a_version_that_is_not_a_whole_number_is_a_400_saying_the_form_is_out_of_date(keeper, value):
+    """The version is a hidden field: the refusal tells the person what to do, not what the field holds."""
     keeper.new("Anna", "Bo", dealer="Anna")
     rows = keeper.rows()
     response = keeper.post(type="pass", player="Bo", version=value)
     assert response.status_code == 400
-    assert "This form&#39;s version must be a whole number from 0 to 999999999" in response.text
+    refusal = soup(response).select_one("p.refusal[role=alert]").text
+    assert refusal == "This form is out of date. Reload the page and try again."
     assert keeper.rows() == rows
 
 
@@ -101,6 +103,7 @@ def test_a_version_in_if_match_is_read_the_same_way(keeper, client):
     path = f"/m/{keeper.match_id}/record"
     response = client.post(path, data={"type": "pass", "player": "Bo"}, headers={"If-Match": '"v1_0"'})
     assert response.status_code == 400 and keeper.rows() == 1
+    assert "This form is out of date. Reload the page and try again." in response.text
     response = client.post(path, data={"type": "pass", "player": "Bo"}, headers={"If-Match": '"v1"'})
     assert response.status_code == 303 and keeper.rows() == 2
 

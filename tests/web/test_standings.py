@@ -43,6 +43,11 @@ def by_hand(*orders: list[list[str]]) -> dict[str, float]:
     return {name: rated.ordinal() for name, rated in skill.items()}
 
 
+def rating(value: float, spec: str = ".1f") -> str:
+    """A rating as a page shows it: one decimal, a negative one with the minus sign (U+2212)."""
+    return format(value, spec).replace("-", "\u2212")
+
+
 def page_ratings(client, query: str = "period=all") -> dict[str, str]:
     page = soup(client.get(f"/standings?{query}"))
     rows = page.select("table.standings-table tbody tr")
@@ -69,7 +74,7 @@ def test_the_standings_match_openskill_called_directly_on_the_same_orders(client
     got = {s.name: s.rating for s in rated.standings.values()}
     assert got == pytest.approx(expected)
     shown = page_ratings(client)
-    assert shown == {name: f"{value:.1f}" for name, value in expected.items()}
+    assert shown == {name: rating(value) for name, value in expected.items()}
     assert list(shown) == sorted(expected, key=lambda name: -expected[name])
 
 
@@ -100,7 +105,7 @@ def test_a_period_rates_only_its_matches_and_starts_afresh(client):
     imported_id(import_text(client, played_as("tie-break-to-ten", ("Anna", "Bo"), 0)))  # 2025-03-01
     assert page_ratings(client, "period=between&from=2025-03-02&to=2025-12-31") == {}
     one_day = page_ratings(client, "period=between&from=2025-03-01&to=2025-03-01")
-    assert one_day == {name: f"{v:.1f}" for name, v in by_hand([["Bo"], ["Anna"]]).items()}
+    assert one_day == {name: rating(v) for name, v in by_hand([["Bo"], ["Anna"]]).items()}
     assert page_ratings(client, "period=month") == {}  # this month: the import is from 2025
 
 
@@ -120,7 +125,7 @@ def test_a_finished_matchs_history_says_what_it_did_to_each_rating(client):
     expected = by_hand([["Bo"], ["Anna"]])
     said = [li.text for li in soup(client.get(f"/m/{match_id}/history")).select("#match-ratings li")]
     assert said == [
-        f"{n}: 0.0 → {expected[n]:.1f} ({expected[n]:+.1f})" for n in ("Bo", "Anna")
+        f"{n}: 0.0 → {rating(expected[n])} ({rating(expected[n], '+.1f')})" for n in ("Bo", "Anna")
     ]  # best first
 
 
@@ -160,13 +165,13 @@ def test_ratings_follow_an_undo_and_a_re_open(client):
     before = page_ratings(client)
     version = soup(client.get(f"/m/{first}")).select_one("#turn form input[name=version]")["value"]
     assert client.post(f"/m/{first}/undo", data={"version": version}).status_code == 303  # re-opened
-    assert page_ratings(client) == {n: f"{v:.1f}" for n, v in by_hand([["Cia"], ["Bo"]]).items()}
+    assert page_ratings(client) == {n: rating(v) for n, v in by_hand([["Cia"], ["Bo"]]).items()}
     assert soup(client.get(f"/m/{first}/history")).select("#match-ratings") == []
     # Finished again by the same last event: rated again, in its new place (it finished last).
     again = {"version": str(int(version) + 1), "type": "pass", "player": "Bo"}
     assert client.post(f"/m/{first}/record", data=again).status_code == 303
     assert page_ratings(client) == {
-        n: f"{v:.1f}" for n, v in by_hand([["Cia"], ["Bo"]], [["Bo"], ["Anna"]]).items()
+        n: rating(v) for n, v in by_hand([["Cia"], ["Bo"]], [["Bo"], ["Anna"]]).items()
     }
     assert page_ratings(client) != before
 
@@ -178,16 +183,16 @@ def test_ratings_follow_a_rename_and_a_merge_and_their_undo(client, app):
         ids = {name: person for person, name in ratings.people_named(range(1, 10)).items()}
     assert client.post(f"/players/{ids['Bo']}/rename", data={"name": "Bo B"}).status_code == 303
     assert page_ratings(client) == {
-        {"Bo": "Bo B"}.get(n, n): f"{v:.1f}"
+        {"Bo": "Bo B"}.get(n, n): rating(v)
         for n, v in by_hand([["Bo"], ["Anna"]], [["Cia"], ["Bosse"]]).items()
     }
     assert client.post(f"/players/{ids['Bo']}/merge", data={"other": str(ids["Bosse"])}).status_code == 303
     merged = by_hand([["Bo"], ["Anna"]], [["Cia"], ["Bo"]])
-    assert page_ratings(client) == {{"Bo": "Bo B"}.get(n, n): f"{v:.1f}" for n, v in merged.items()}
+    assert page_ratings(client) == {{"Bo": "Bo B"}.get(n, n): rating(v) for n, v in merged.items()}
     log = soup(client.get("/players")).select("ol.people-log li form")
     assert client.post(log[0]["action"], data={}).status_code == 303  # the merge undone
     assert page_ratings(client) == {
-        {"Bo": "Bo B"}.get(n, n): f"{v:.1f}"
+        {"Bo": "Bo B"}.get(n, n): rating(v)
         for n, v in by_hand([["Bo"], ["Anna"]], [["Cia"], ["Bosse"]]).items()
     }
 

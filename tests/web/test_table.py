@@ -57,21 +57,23 @@ def test_house_rules_are_stored_and_summarised(keeper):
     }
     footer = keeper.page().select_one("footer.links p").text
     assert footer.startswith(
-        "House rules: The target is 30 points. Four of a kind scores 8. The first to reach the target wins immediately."
+        "This match has house rules. The target is 30 points. Four of a kind scores 8."
+        " The first to reach the target wins immediately."
     )
 
 
 def test_one_house_rule_is_introduced_in_the_singular(keeper):
     keeper.new("Anna", "Bo", target="10")
     footer = keeper.page().select_one("footer.links p").text
-    assert footer.startswith("House rule: The target is 10 points. ")
+    assert footer.startswith("This match has a house rule. The target is 10 points. ")
 
 
 def test_the_history_gives_the_target_once(keeper, client):
     keeper.new("Anna", "Bo", target="10", win="first_to_reach")
     meta = [p.text for p in soup(client.get(f"/m/{keeper.match_id}/history")).select("main p.meta")]
     assert any(text.endswith(" · target 10") for text in meta)
-    assert "House rule: The first to reach the target wins immediately." in meta
+    # Two house rules, the target said in the line above: the sentence counts both.
+    assert "This match has house rules. The first to reach the target wins immediately." in meta
     assert not any("The target is" in text for text in meta)
 
 
@@ -79,7 +81,7 @@ def test_a_history_with_only_the_target_changed_has_no_house_rules_line(keeper, 
     keeper.new("Anna", "Bo", target="10")
     meta = [p.text for p in soup(client.get(f"/m/{keeper.match_id}/history")).select("main p.meta")]
     assert any(text.endswith(" · target 10") for text in meta)
-    assert not any(text.startswith("House rule") or "standard rules" in text for text in meta)
+    assert not any("house rule" in text or "standard rules" in text for text in meta)
 
 
 def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
@@ -92,7 +94,27 @@ def test_the_table_and_the_rules_page_say_the_house_rules_alike(keeper, client):
         "Chicago får ropas med 13 poäng eller mer.",
         "Köpstopp för den som har 40 poäng eller mer.",
     ]
-    assert footer.startswith("Husregler: " + " ".join(said))
+    assert footer.startswith("Den här matchen har husregler. " + " ".join(said))
+
+
+def test_the_round_summary_names_only_the_players_whose_totals_changed(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna")
+    for fields in ({"tap": "pair:Bo"}, {"tap": ""}):
+        assert keeper.post("showdown", **fields).status_code == 200
+    assert keeper.post(type="last_trick", winner="Cia").status_code == 200
+    assert keeper.post("showdown", tap="").status_code == 200
+    summary = keeper.page().select_one("p.summary").text
+    assert summary == "Round 1: Bo +1 and Cia +5. Bo deals round 2."  # Anna scored nothing: no "Anna +0"
+
+
+def test_a_round_that_changed_no_total_says_nobody_scored(keeper):
+    keeper.new("Anna", "Bo", "Cia", dealer="Anna", chicago_min="0")
+    for _ in range(2):
+        assert keeper.post("showdown", tap="").status_code == 200
+    assert keeper.post(type="chicago", player="Bo").status_code == 200
+    assert keeper.post(type="trick", winner="Cia").status_code == 200  # Bo's Chicago lost, floored at 0
+    assert keeper.post("showdown", tap="").status_code == 200
+    assert keeper.page().select_one("p.summary").text == "Round 1: nobody scored. Bo deals round 2."
 
 
 def test_a_match_on_the_base_rules_says_so_at_the_foot_of_the_table(keeper):
@@ -137,7 +159,7 @@ def test_a_refused_action_shows_the_engines_message_and_stores_nothing(keeper, h
     [
         (
             {"type": "declare", "player": "Bo", "hand": "pair", "cards": "Qs Qh 1x 5d 2s"},
-            "&#39;1x&#39; is not a card",
+            "“1x” is not a card",
         ),
         ({"type": "declare", "player": "Bo", "hand": "high_card"}, "The app did not understand this form"),
         (
@@ -185,6 +207,8 @@ def test_a_post_without_a_version_is_refused(keeper, client):
     response = client.post(f"/m/{keeper.match_id}/record", data={"type": "pass", "player": "Bo"}, headers=HX)
     assert response.status_code == 400
     assert keeper.rows() == 1
+    refusal = soup(response).select_one("p.refusal[role=alert]").text
+    assert refusal == "This form is out of date. Reload the page and try again."
 
 
 def test_a_stale_screen_or_a_double_tap_records_once(keeper):

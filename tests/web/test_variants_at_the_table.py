@@ -120,7 +120,7 @@ def test_the_feed_says_a_blanco_chicago_made_or_broken(client):
     data = {"type": "last_trick", "winner": "Cia", "version": "20"}
     page = soup(client.post(f"/m/{match_id}/record", data=data, headers=HX))
     assert page.select_one("#feed li").text.endswith("Cia broke Bo's blanco Chicago")
-    assert "Bo -16, blanco Chicago lost" in page.select_one("#scoreboard").text  # 30, floored at 0
+    assert "Bo −16, blanco Chicago lost" in page.select_one("#scoreboard").text  # 30, floored at 0
 
 
 def test_the_live_view_says_a_blanco_chicago_and_who_must_still_win_one(app, client):

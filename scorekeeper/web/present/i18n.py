@@ -28,7 +28,7 @@ from scorekeeper.hands import Category
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.scores import Reason
-from scorekeeper.words import N_, Listed, Said, said
+from scorekeeper.words import MINUS, N_, Listed, Said, said, signed, whole
 
 LANGUAGES = {
     "en": "English",
@@ -128,6 +128,11 @@ def day(iso: str) -> str:
     return str(format_date(datetime.fromisoformat(iso), "medium"))
 
 
+def decimal(number: float, pattern: str | None = None) -> str:
+    """A number in the page's locale (Babel's ``format_decimal``), negative with the minus sign."""
+    return str(format_decimal(number, pattern)).replace("-", MINUS)
+
+
 @pass_eval_context
 def _template_gettext(eval_context: EvalContext, string: str, **variables: Any) -> str:
     """A template's ``_()``: what jinja2.ext.i18n's newstyle ``_`` does, in one call where it makes
@@ -156,10 +161,16 @@ def init_app(app: Flask) -> None:
         language=lambda: str(get_locale()),
         moment=moment,
         day=day,
-        decimal=format_decimal,
+        decimal=decimal,
     )
     app.jinja_env.filters.update(
-        hand=hand_name, card_name=card_name, point_source=point_source, say=say, listed=names
+        hand=hand_name,
+        card_name=card_name,
+        point_source=point_source,
+        say=say,
+        listed=names,
+        signed=signed,
+        whole=whole,
     )
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks read as one line
 

@@ -33,6 +33,7 @@ from scorekeeper.web.present.turn import (
     used_cards,
 )
 from scorekeeper.web.store.stored import StoredMatch
+from scorekeeper.words import signed
 
 RANK_LABELS = tuple(rank.label for rank in Rank)  # the draw for the first deal: a rank by tap
 
@@ -213,7 +214,8 @@ def tiebreak_text(state: MatchState) -> str | None:
 
 
 def _round_summary(state: MatchState) -> str | None:
-    """At the start of a round, what the round before brought each player."""
+    """At the start of a round, what the round before brought each player whose total it changed
+    ("" when it changed nobody's: a player it left as they were is not listed as "+0")."""
     if state.round < 2 or state.phase != 1 or state.declarations or state.exchanged:
         return None
     gained = dict.fromkeys(state.players, 0)
@@ -222,4 +224,4 @@ def _round_summary(state: MatchState) -> str | None:
             break
         if change.round == state.round - 1:
             gained[state.players[change.seat]] += change.delta
-    return listed(f"{name} {delta:+d}" for name, delta in gained.items())
+    return listed(f"{name} {signed(delta)}" for name, delta in gained.items() if delta)

@@ -202,5 +202,5 @@ def too_much(error: HTTPException) -> tuple[str, int]:
             "A match file may be at most %(size)d MB: this one is larger.", size=IMPORT_LIMIT // 2**20
         )
     else:
-        refusal = _("Too many imports from this address: wait a minute, then try again.")
+        refusal = _("Too many imports from this address. Wait a minute, then try again.")
     return render_template("history/import.html", refusal=refusal), code

@@ -55,7 +55,9 @@ STALE = N_(
     "The score changed after this screen was loaded (another tap, or another phone), "
     "so nothing was recorded. This is the current score."
 )
-NOT_KEEPER = N_("Only the scorekeeper's phone can record scores. Ask the scorekeeper for the hand-over link.")
+NOT_KEEPER = N_(
+    "Only the scorekeeper's phone can record scores. Ask the scorekeeper for the scorekeeping link."
+)
 PAGE = PERSON = Bounds(1, WHOLE.high)  # the match list's links: a page, a person's id
 
 
@@ -131,11 +133,10 @@ def _record(match_id: str, events_of: Callable[[StoredMatch], Sequence[Event]]) 
         abort(415)  # every action is a plain form post (TRUST.md I3)
     if_match = request.headers.get("If-Match")
     sent = request.form.get("version", "") if if_match is None else if_match.strip('"v')
-    if not sent:
-        return _table(match, 400, refusal=_(OUT_OF_DATE))
+    # A hidden field: missing, or not ASCII digits (int() reads '١' as 1, TRUST.md I6), is an old form.
     version = whole_number(sent.strip())
-    if version is None:  # ASCII digits only: int() would take '١' for the version 1 (TRUST.md I6)
-        return _table(match, 400, refusal=say(WHOLE.refusal(said(N_("This form's version")))))
+    if version is None:
+        return _table(match, 400, refusal=_(OUT_OF_DATE))
     key = request.form.get("key") or None
     # The events are worked out on the match as the screen showed it, so that a tap sent again after
     # its answer was lost carries the events of its first sending, and its key answers with what that
