@@ -239,6 +239,19 @@ def test_lists_of_scores_and_declarations_are_joined_the_languages_way(keeper, c
     assert so_far.startswith("これまで：") and "、" in so_far and " · " not in so_far and "： " not in so_far
 
 
+def test_house_rules_follow_one_another_as_the_language_writes_sentences(keeper, client):
+    """A space between two sentences in English, none in Japanese (。 ends one, the next starts)."""
+    keeper.new("Anna", "Bo", dealer="Anna", target="30", win="first_to_reach")
+    footers = {}
+    for lang in ("en", "ja"):
+        client.set_cookie("lang", lang)
+        page = soup(client.get(f"/m/{keeper.match_id}"))
+        footers[lang] = " ".join(page.select_one("footer.links p").text.split())
+    assert "house rules. The target is 30 points. " in footers["en"]
+    rules = footers["ja"].split("この試合のルール")[0]  # the sentences, before the link to the rules
+    assert "30点です。" in rules and "。 " not in rules.strip()
+
+
 def test_tab_titles_and_the_manifest_are_in_the_readers_language(client):
     """Issue 27: "– Chicago" at the end of a tab's title, and the installable app's name, translated."""
     page = soup(client.get("/players", headers={"Accept-Language": "ja"}))

@@ -169,6 +169,7 @@ def init_app(app: Flask) -> None:
         point_source=point_source,
         say=say,
         listed=names,
+        sentences=sentences,
         signed=signed,
         whole=whole,
     )
@@ -205,6 +206,16 @@ def say(value: Any) -> str:
 def names(items: Iterable[str]) -> str:
     """Names as one list in the page's language: ``Anna, Bo, and Cia``, ``Anna, Bo och Cia``."""
     return format_list(list(items), locale=get_locale())
+
+
+# Languages that write one sentence right after another, with no space between (日本語です。次の文。).
+NO_SPACE_BETWEEN_SENTENCES = frozenset({"ja", "zh"})
+
+
+def sentences(items: Iterable[str]) -> str:
+    """Whole sentences one after another, as the page's language writes them: a space between
+    them, none in Japanese."""
+    return ("" if get_locale().language in NO_SPACE_BETWEEN_SENTENCES else " ").join(items)
 
 
 def error_text(error: Exception) -> str:
