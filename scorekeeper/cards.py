@@ -210,7 +210,7 @@ def parse_hand(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     >>> parse_hand("Qs Qs 9c 9d 2s")
     Traceback (most recent call last):
     ...
-    scorekeeper.cards.CardError: Qs is in the hand twice
+    scorekeeper.cards.CardError: Q♠ is in the hand twice
     """
     hand = parse_cards(cards)
     if len(hand) != 5:
@@ -224,7 +224,7 @@ def check_distinct(cards: Iterable[Card]) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise CardError(said(N_("{card} is in the hand twice"), card=repr(card)))
+            raise CardError(said(N_("{card} is in the hand twice"), card=card.label))
         seen.add(card)
 
 

@@ -412,7 +412,7 @@ def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[
     >>> rank_hands([("Bo", "Qs Qh 9c 9d 2s"), ("Cia", "Qs Kh Kc 4d 3s")])
     Traceback (most recent call last):
     ...
-    scorekeeper.cards.CardError: Bo and Cia cannot both hold Qs: there is only one deck
+    scorekeeper.cards.CardError: Bo and Cia cannot both hold Q♠: there is only one deck
     """
     parsed = [(label, parse_hand(cards)) for label, cards in hands]
     owner: dict[Card, str] = {}
@@ -420,7 +420,7 @@ def rank_hands(hands: Sequence[tuple[str, str | Iterable[str | Card]]]) -> list[
         for card in cards:
             if card in owner:
                 twice = N_("{first} and {second} cannot both hold {card}: there is only one deck")
-                raise CardError(said(twice, card=repr(card), first=owner[card], second=label))
+                raise CardError(said(twice, card=card.label, first=owner[card], second=label))
             owner[card] = label
     valued = sorted(
         ((evaluate(cards), label, cards) for label, cards in parsed), key=lambda v: v[0], reverse=True

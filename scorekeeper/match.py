@@ -166,7 +166,7 @@ def _draw(state: MatchState, event: Draw) -> MatchState:
     seen: set[Card] = set()
     for card in seats.values():
         if card in seen:
-            raise RuleBroken(Refusal.DRAW_CARD_TWICE, card=repr(card))
+            raise RuleBroken(Refusal.DRAW_CARD_TWICE, card=card.label)
         seen.add(card)
     low = min(card.rank for card in seats.values())
     lowest = tuple(sorted(s for s, card in seats.items() if card.rank == low))
@@ -245,7 +245,7 @@ def _check_one_deck(player: str, cards: Sequence[Card]) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise RuleBroken(Refusal.CARD_TWICE_IN_HAND, card=repr(card), player=player)
+            raise RuleBroken(Refusal.CARD_TWICE_IN_HAND, card=card.label, player=player)
         seen.add(card)
 
 
@@ -259,7 +259,7 @@ def _check_cards(state: MatchState, seat: int, cards: tuple[Card, ...], hand: Ca
     for other, known in _shown_cards(state):
         for card in known:
             if other != seat and card.index in mine:
-                raise RuleBroken(Refusal.CARD_IN_TWO_HANDS, card=repr(card), other=state.players[other])
+                raise RuleBroken(Refusal.CARD_IN_TWO_HANDS, card=card.label, other=state.players[other])
 
 
 def _declare(state: MatchState, event: Declare) -> MatchState:
@@ -400,7 +400,7 @@ def _trick(state: MatchState, event: Trick) -> MatchState:
     seat = _taking_part(state, event.winner)
     for number, (_, played) in enumerate(state.tricks, start=1):
         if event.card is not None and played == event.card:
-            raise RuleBroken(Refusal.TRICK_CARD_PLAYED, card=repr(event.card), number=number)
+            raise RuleBroken(Refusal.TRICK_CARD_PLAYED, card=event.card.label, number=number)
     last = len(state.tricks) + 1 == TRICKS_PER_ROUND
     if last and state.chicago is None:
         _check_deuce_card(state, event.card)

@@ -35,7 +35,7 @@ from scorekeeper.hands import DECLARABLE, Category
 from scorekeeper.match import replay
 from scorekeeper.rules import NUMBERS, Bounds, Rules, RulesError, not_a_hand_name
 from scorekeeper.state import HAND_SIZE, MatchState
-from scorekeeper.words import N_, Said, quoted, said
+from scorekeeper.words import N_, Said, listed, quoted, said
 
 FORMAT = "chicago-match/1"
 MAX_NAME = 40
@@ -217,7 +217,7 @@ def read_event(data: Any, *, bounded: bool = True) -> Event:
     if kind not in EVENT_TYPES:
         if isinstance(kind, str):
             not_a_type = N_("{kind} is not an event type; the types are {names}")
-            raise _about_file(not_a_type, kind=quoted(kind), names=", ".join(f'"{t}"' for t in EVENT_TYPES))
+            raise _about_file(not_a_type, kind=quoted(kind), names=listed(quoted(t) for t in EVENT_TYPES))
         raise _about_file(N_("each event needs its type, such as {example}"), example=EVENT_EXAMPLE)
     cls = EVENT_TYPES[kind]
     spec = _FIELDS[cls] if bounded or cls is not Adjust else {**_FIELDS[cls], "points": (_any_whole, True)}
@@ -232,7 +232,9 @@ def read_event(data: Any, *, bounded: bool = True) -> Event:
         elif required:
             raise _about_file(N_("an event of type {kind} needs {key}"), kind=quoted(kind), key=quoted(key))
     if cls is Tie and ("winner" in data) == ("cards" in data):
-        either = N_("an event of type {kind} needs either {first} or {second}, not both")
+        either = N_("an event of type {kind} needs {first} or {second}")
+        if "winner" in data:
+            either = N_("an event of type {kind} has both {first} and {second}: keep one of them")
         raise _about_file(either, kind=quoted("tie"), first=quoted("winner"), second=quoted("cards"))
     return cls(**values)  # type: ignore[no-any-return]
 
@@ -312,7 +314,7 @@ def read_players(value: Any, rules: Rules | None = None) -> tuple[str, ...]:
         raise FormatError(said(N_("Chicago is played by 2 to 4 players, not {count}"), count=len(value)))
     names = tuple(read_name(p) for p in value)
     if len({n.casefold() for n in names}) != len(names):
-        raise FormatError(said(N_("the players' names must be different")))
+        raise FormatError(said(N_("Each player needs a different name")))
     return names
 
 

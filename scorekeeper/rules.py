@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.hands import DECLARABLE, Category
-from scorekeeper.words import N_, NP_, Said, quoted, said, said_n, whole
+from scorekeeper.words import N_, NP_, Said, listed, quoted, said, said_n, whole
 
 
 class RulesError(ValueError):
@@ -115,7 +115,7 @@ BASE_POINTS: Mapping[Category, int] = MappingProxyType(
 
 # A match file's words (MATCH_FORMAT.md) said to whoever edited one: the file's keys quoted as it
 # writes them, and what could be written instead.
-HAND_NAMES = ", ".join(f'"{hand.value}"' for hand in DECLARABLE)
+HAND_NAMES = listed(quoted(hand.value) for hand in DECLARABLE)
 
 
 def not_a_hand_name(name: str) -> Said:
@@ -127,7 +127,7 @@ def not_a_hand_name(name: str) -> Said:
 
 def instant_win_words(hand: Category) -> Said:
     """House rule ``instant_win``: the sentence that says ``hand`` wins a match at once."""
-    return said(N_("{hand} wins the match immediately."), hand=said(hand.label))
+    return said(N_("Whoever scores with {hand} wins the match immediately."), hand=hand.named)
 
 
 @dataclass(frozen=True)
@@ -223,9 +223,8 @@ class Rules:
             )
         for hand in DECLARABLE:
             if self.points[hand] != base.points[hand]:
-                out.append(
-                    said(N_("{hand} scores {points}."), hand=said(hand.label), points=self.points[hand])
-                )
+                scores = NP_("{hand}: {points} point.", "{hand}: {points} points.")
+                out.append(said_n(scores, "points", hand=said(hand.label), points=self.points[hand]))
         if self.last_trick != base.last_trick:
             out.append(said(N_("The last trick scores {points}."), points=self.last_trick))
         if self.chicago != base.chicago:

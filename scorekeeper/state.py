@@ -235,14 +235,14 @@ class MatchState:
                 return NextAction(
                     "trick",
                     None if leader is None else names[leader],
-                    text=said(N_("Trick {number}"), number=number),
+                    text=said(N_("trick {number} of 5"), number=number),
                 )
         if self.stage is Stage.EXCHANGE and self.in_last_phase:
             seat = self.next_exchanger
             who = None if seat is None else names[seat]
-            text = said(N_("Phase 3: the exchange, then the tricks"))
+            text = said(N_("the phase 3 exchange, then the tricks"))
             if self.last_phase != 3:
-                text = said(N_("Last phase: the exchange, then the tricks"))
+                text = said(N_("the last exchange, then the tricks"))
             return NextAction("exchange", who, text=text)
         seat = self.speaker
         assert seat is not None

@@ -27,7 +27,7 @@ INT_RULES = {
     "last_trick": N_("Last trick"),
     "chicago": N_("Chicago value"),
     "chicago_min": N_("Minimum score to call Chicago"),
-    "no_exchange_at": N_("No exchanges at or above this score (leave empty for no limit)"),
+    "no_exchange_at": N_("Score from which a player may not exchange"),
 }
 FLAG_RULES = ("chicago_leads", "deuce_last_trick_double")
 # The variants of RULES.md that are on or off, in its order.

@@ -133,7 +133,9 @@ CASES = {
     "chicago-to-win": Variant("chicago-to-win", 17, before=needs_a_chicago, after=winner("Bo")),
     "four-of-a-kind-resets": Variant("four-of-a-kind-resets", 9),
     "instant-win": Variant(
-        "instant-win", 4, after=winner("Cia", "Straight flush wins the match immediately.")
+        "instant-win",
+        4,
+        after=winner("Cia", "Whoever scores with a straight flush wins the match immediately."),
     ),
     "over-target-resets": Variant("over-target-resets", 11, 14),
     "six-players": Variant("six-players", 5, 13, after_first=reshuffle_now, keep_exchanges=True),

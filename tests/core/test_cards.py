@@ -52,7 +52,7 @@ def test_a_hand_is_exactly_five_cards(text):
 
 
 def test_a_hand_with_a_card_twice_is_refused():
-    with pytest.raises(CardError, match="Qs is in the hand twice"):
+    with pytest.raises(CardError, match="Q♠ is in the hand twice"):
         parse_hand("Qs Qh 9c qS 2s")
 
 

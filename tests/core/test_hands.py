@@ -107,7 +107,7 @@ def test_ace_low_straight_is_the_lowest_straight():
     [
         ("As Kd Tc 9h", "A hand is five cards, not 4"),
         ("As Kd Tc 9h 2s 3s", "A hand is five cards, not 6"),
-        ("As Kd Tc 9h As", "As is in the hand twice"),
+        ("As Kd Tc 9h As", "A♠ is in the hand twice"),
         ("As Kd Tc 9h 1x", "“1x” is not a card"),
     ],
 )
@@ -121,7 +121,7 @@ def test_evaluate_takes_a_string_card_strings_or_cards():
     assert evaluate(["As", "Kd", "Tc", "9h", "2s"]) == by_text
     assert evaluate(parse_hand("As Kd Tc 9h 2s")) == by_text
     assert evaluate(list(parse_hand("As Kd Tc 9h 2s"))) == by_text
-    with pytest.raises(CardError, match="As is in the hand twice"):
+    with pytest.raises(CardError, match="A♠ is in the hand twice"):
         evaluate(parse_hand("As Kd Tc 9h 2s")[:4] + parse_hand("As Kd Tc 9h 2s")[:1])
 
 

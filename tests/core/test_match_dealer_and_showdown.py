@@ -40,7 +40,7 @@ def test_the_first_draw_is_for_every_player():
 
 
 def test_one_deck_means_no_card_drawn_twice():
-    refused("draw Anna=5h Bo=5h Cia=Kd", "5h was drawn twice: there is only one deck")
+    refused("draw Anna=5h Bo=5h Cia=Kd", "5♥ was drawn twice: there is only one deck")
 
 
 def test_the_dealer_can_be_set_directly():
@@ -159,7 +159,7 @@ def test_declared_cards_must_make_exactly_the_hand():
 def test_no_card_can_be_in_two_hands_of_one_showdown():
     refused(
         "dealer Anna; declare Bo pair Qs Qh 9c 5d 2s; declare Cia pair Ks Kh 9c 4d 3s",
-        "Bo already holds 9c: there is only one deck",
+        "Bo already holds 9♣: there is only one deck",
     )
 
 

@@ -120,7 +120,7 @@ def test_tricks_and_the_last_showdown_come_in_phase_3_in_that_order():
 
 
 def test_a_card_wins_one_trick_only():
-    refused(f"{TO_PHASE_3}; trick Bo Ah; trick Cia Ah", "Ah was already played in trick 1")
+    refused(f"{TO_PHASE_3}; trick Bo Ah; trick Cia Ah", "A♥ was already played in trick 1")
 
 
 def test_the_lead_passes_to_each_tricks_winner():

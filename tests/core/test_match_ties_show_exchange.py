@@ -96,18 +96,18 @@ def test_tie_cards_are_given_once_and_from_one_deck():
     refused(f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Bo=Ks,Kh,4c,4d,3s", "Bo's cards are already known")
     refused(
         f"{TIED}; tie Bo=Ks,Kh,4c,4d,2s; tie Cia=Ks,Kd,4h,4s,9s",
-        "Bo already holds Ks: there is only one deck",
+        "Bo already holds K♠: there is only one deck",
     )
 
 
 @pytest.mark.parametrize(
     ("script", "message"),
     [
-        ("dealer Anna; declare Bo pair Qs Qs 9c 5d 2s", "Bo cannot hold Qs twice: there is only one deck"),
-        (f"{TIED}; tie Cia=Ks,Kh,4c,Ks,2s", "Cia cannot hold Ks twice: there is only one deck"),
+        ("dealer Anna; declare Bo pair Qs Qs 9c 5d 2s", "Bo cannot hold Q♠ twice: there is only one deck"),
+        (f"{TIED}; tie Cia=Ks,Kh,4c,Ks,2s", "Cia cannot hold K♠ twice: there is only one deck"),
         (
             "dealer Anna; declare Bo two_pair; pass Cia; pass Anna; show Bo Qs Qh 9c 9d 9d",
-            "Bo cannot hold 9d twice: there is only one deck",
+            "Bo cannot hold 9♦ twice: there is only one deck",
         ),
     ],
     ids=["declare", "tie", "show"],

@@ -275,7 +275,7 @@ PHASE_1_BY_BO = "dealer Anna; declare Bo pair; pass Cia; pass Anna"
 def test_two_phases_the_second_is_the_last_with_chicago_and_tricks():
     state = play(PHASE_1_BY_BO, rules=TWO_PHASES)
     assert state.phase == 2 and state.in_last_phase and state.open_stages == (Stage.EXCHANGE, Stage.TRICKS)
-    assert str(state.next_action().text) == "Last phase: the exchange, then the tricks"
+    assert str(state.next_action().text) == "the last exchange, then the tricks"
     refused(
         f"{PHASE_1_BY_BO}; pass Bo",
         "Play the tricks first: the last showdown comes after them",

@@ -28,7 +28,7 @@ def test_a_matchs_house_rules_are_listed_and_used_in_the_text(keeper, client):
     changes = [li.text for li in page.select(".house li")]
     assert changes == [
         "The target is 30 points.",
-        "Four of a kind scores 8.",
+        "Four of a kind: 8 points.",
         "A player needs at least 13 points to call Chicago.",
     ]
     rows = {tr.td.text: tr.select("td")[1].text for tr in page.select("table.sheet tbody tr")}

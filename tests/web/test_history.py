@@ -82,9 +82,9 @@ def test_export_then_import_gives_the_identical_match(client, app):
     [
         (
             "chicago-below-15",
-            "Nothing was imported: event 7 breaks a rule (Cia has 9 points; Chicago needs 15)",
+            "Nothing was imported: event 8 breaks a rule (Cia has 9 points; Chicago needs 15)",
         ),
-        ("bad-card", "Nothing was imported: event 2 cannot be read (“11s” is not a card)"),
+        ("bad-card", "Nothing was imported: event 3 cannot be read (“11s” is not a card)"),
         ("truncated", "Not a match file: not valid JSON"),
     ],
 )
@@ -250,7 +250,7 @@ def test_the_hand_checker_shows_equal_hands_as_a_tie(client):
     [
         (
             "hand1=Qs+Qh+9c+9d+2s&hand2=Qs+Kh+Kc+4d+3s",
-            "Qs is in Hand 1 and in Hand 2: there is only one deck",
+            "Q♠ is in Hand 1 and in Hand 2: there is only one deck",
         ),
         ("hand1=Qs+Qh+1x+9d+2s", "Hand 1: “1x” is not a card"),
         ("hand1=Qs+Qh+9d", "Hand 1: A hand is five cards, not 3"),

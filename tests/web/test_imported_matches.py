@@ -97,7 +97,7 @@ def test_a_time_that_is_not_iso_8601_is_refused_and_nothing_is_stored(client, ap
     before = rows(app)
     response = import_text(client, json.dumps(document))
     assert response.status_code == 422
-    assert "event 3 cannot be read (“at” must be a time, such as" in response.text
+    assert "event 4 cannot be read (“at” must be a time, such as" in response.text  # the 4th, index 3
     assert rows(app) == before
 
 

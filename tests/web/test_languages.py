@@ -207,7 +207,7 @@ def test_a_mistyped_card_is_refused_in_the_readers_language(keeper, client):
     assert "Hand 2" not in checker.text  # hand labels are translated too
     assert (
         checker.select_one(".refusal li").text
-        == "Το Ks είναι στο Χέρι 1 και στο Χέρι 2: υπάρχει μόνο μία τράπουλα"
+        == "Το K♠ είναι στο Χέρι 1 και στο Χέρι 2: υπάρχει μόνο μία τράπουλα"
     )
 
 

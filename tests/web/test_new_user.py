@@ -170,7 +170,7 @@ def test_the_hand_checker_names_each_hand_in_error_and_says_every_error_at_once(
     assert errors == [
         "Hand 1: “1x” is not a card",
         "Hand 3: A hand is five cards, not 2",
-        "Kd is in Hand 2 and in Hand 4: there is only one deck",
+        "K♦ is in Hand 2 and in Hand 4: there is only one deck",
     ]
     assert [f.select_one("legend").text for f in page.select(".checker fieldset.wrong")] == [
         "Hand 1",
@@ -181,7 +181,7 @@ def test_the_hand_checker_names_each_hand_in_error_and_says_every_error_at_once(
         client.get("/hands?hand1=Ah+Kh+Qh+9d+2s&hand2=Ah+Kd+Qc+Js+9s", headers={"Accept-Language": "sv"})
     )
     assert [li.text for li in swedish.select(".refusal li")] == [
-        "Ah finns i Hand 1 och i Hand 2: det finns bara en kortlek"
+        "A♥ finns i Hand 1 och i Hand 2: det finns bara en kortlek"
     ]
 
 

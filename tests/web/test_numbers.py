@@ -118,7 +118,7 @@ HOUSE_RULES = [
             ("last_trick", "Last trick"),
             ("chicago", "Chicago value"),
             ("chicago_min", "Minimum score to call Chicago"),
-            ("no_exchange_at", "No exchanges at or above this score (leave empty for no limit)"),
+            ("no_exchange_at", "Score from which a player may not exchange"),
         ]
         for v in ("1001", str(10**20), "١٢", "1_000", "-1")
     ],

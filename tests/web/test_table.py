@@ -31,7 +31,7 @@ def test_the_first_dealer_can_be_picked_when_starting(keeper):
     ("names", "message"),
     [
         (["Anna", "", "", ""], "Chicago is played by 2 to 4 players, not 1"),
-        (["Anna", "anna", "", ""], "the players&#39; names must be different"),
+        (["Anna", "anna", "", ""], "Each player needs a different name"),
     ],
 )
 def test_a_bad_new_match_is_refused_and_stores_nothing(client, names, message):
@@ -57,7 +57,7 @@ def test_house_rules_are_stored_and_summarised(keeper):
     }
     footer = keeper.page().select_one("footer.links p").text
     assert footer.startswith(
-        "This match has house rules. The target is 30 points. Four of a kind scores 8."
+        "This match has house rules. The target is 30 points. Four of a kind: 8 points."
         " The first to reach the target wins immediately."
     )
 
@@ -197,7 +197,7 @@ def test_a_card_twice_in_one_hand_is_refused_by_the_one_deck_rule_in_the_readers
     response = client.post(f"/m/{keeper.match_id}/record", data=data, headers=headers)
     assert response.status_code == 422
     refusal = soup(response).select_one("p.refusal[role=alert]")
-    assert "Bo kan inte ha Qs två gånger: det finns bara en kortlek" in refusal.text
+    assert "Bo kan inte ha Q♠ två gånger: det finns bara en kortlek" in refusal.text
     assert refusal.a["href"] == f"/rules?m={keeper.match_id}#deck"
     assert keeper.rows() == rows
 

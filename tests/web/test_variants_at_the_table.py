@@ -82,10 +82,10 @@ def test_an_instant_win_says_the_hand_at_the_table_and_in_the_history(client):
     match_id = imported(client, "instant-win", 7)
     assert (
         soup(client.get(f"/m/{match_id}")).select_one(".won-with").text
-        == "Straight flush wins the match immediately."
+        == "Whoever scores with a straight flush wins the match immediately."
     )
     assert (
-        "(Straight flush wins the match immediately.)"
+        "(Whoever scores with a straight flush wins the match immediately.)"
         in soup(client.get(f"/m/{match_id}/history")).select_one(".meta").text
     )
 

@@ -224,7 +224,8 @@ def error_text(error: Exception) -> str:
     if words is None:
         return str(error)
     index = getattr(error, "index", None)  # a match file's event at fault
-    return say(words if index is None else said(N_("event {index}: {error}"), index=index, error=words))
+    # An event counted from 1, as the history counts them (the file format's index is 0-based).
+    return say(words if index is None else said(N_("event {index}: {error}"), index=index + 1, error=words))
 
 
 def house_rules(rules: Rules, *, target: bool = True) -> tuple[str, ...]:

@@ -73,7 +73,7 @@ def _hand_errors(slots: list[dict[str, Any]]) -> list[str]:
                 slot["wrong"] = True
                 twice = _(
                     "%(card)s is in Hand %(first)d and in Hand %(second)d: there is only one deck",
-                    card=repr(card),
+                    card=card.label,
                     first=owner[card],
                     second=slot["index"],
                 )

@@ -179,7 +179,9 @@ def not_imported(error: FormatError | RuleBroken) -> str:
         why = N_("Nothing was imported: event {index} cannot be read ({error})")
     else:
         why = N_("Not a match file: {error}")
-    return say(said(why, index=error.index, error=words))
+    # Counted from 1, as the history counts events ("Event 1 of 59"); the file format's index is 0-based.
+    number = None if error.index is None else error.index + 1
+    return say(said(why, index=number, error=words))
 
 
 def _read_form() -> None:
