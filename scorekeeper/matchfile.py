@@ -301,20 +301,36 @@ def read_name(value: Any) -> str:
     return name
 
 
-def read_players(value: Any, rules: Rules | None = None) -> tuple[str, ...]:
+def read_players(value: Any, rules: Rules | None = None, *, in_file: bool = True) -> tuple[str, ...]:
     """Check the seat order: 2 to 4 distinct, non-empty names of at most 40 characters (up to 6 with
-    the house rule ``more_players``)."""
+    the house rule ``more_players``). ``in_file``: said of a match file's "players" (after "Not a
+    match file:"), else of the new-match form, where the refusal stands alone as a sentence."""
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         must = N_("{key} must be a list of names, such as {example}")
         raise _about_file(must, key=quoted("players"), example='["Anna", "Bo", "Cia"]')
     most = (rules or Rules()).most_players
     if not 2 <= len(value) <= most:
-        if most > 4:
-            raise FormatError(said(N_("Chicago is played by 2 to 6 players, not {count}"), count=len(value)))
-        raise FormatError(said(N_("Chicago is played by 2 to 4 players, not {count}"), count=len(value)))
+        if in_file:
+            wrong = (
+                N_("a match has 2 to 6 players, not {count}")
+                if most > 4
+                else N_("a match has 2 to 4 players, not {count}")
+            )
+        else:
+            wrong = (
+                N_("Chicago is played by 2 to 6 players, not {count}")
+                if most > 4
+                else N_("Chicago is played by 2 to 4 players, not {count}")
+            )
+        raise FormatError(said(wrong, count=len(value)))
     names = tuple(read_name(p) for p in value)
     if len({n.casefold() for n in names}) != len(names):
-        raise FormatError(said(N_("Each player needs a different name")))
+        twice = (
+            N_("the players' names must be different")
+            if in_file
+            else N_("Each player needs a different name")
+        )
+        raise FormatError(said(twice))
     return names
 
 

@@ -7,7 +7,7 @@ refuses keys it does not know; ``to_dict`` writes only what differs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
@@ -125,9 +125,17 @@ def not_a_hand_name(name: str) -> Said:
     )
 
 
-def instant_win_words(hand: Category) -> Said:
-    """House rule ``instant_win``: the sentence that says ``hand`` wins a match at once."""
-    return said(N_("Whoever scores with {hand} wins the match immediately."), hand=hand.named)
+def instant_win_words(hands: Iterable[Category]) -> Said:
+    """House rule ``instant_win``: the sentence that says scoring any of ``hands`` wins a match at once."""
+    either = listed((hand.named for hand in hands), style="or")
+    return said(N_("Whoever scores with {hand} wins the match immediately."), hand=either)
+
+
+def won_with_words(player: str, hand: Category) -> Said:
+    """House rule ``instant_win``: how ``player`` won the match at once."""
+    return said(
+        N_("{player} scored with {hand}, which wins the match immediately."), player=player, hand=hand.named
+    )
 
 
 @dataclass(frozen=True)
@@ -266,7 +274,8 @@ class Rules:
             out.append(said(N_("Only a player who has won a Chicago can win the match.")))
         if self.four_of_a_kind_resets:
             out.append(said(N_("A showdown won with four of a kind puts everybody else back to 0.")))
-        out += [instant_win_words(hand) for hand in self.instant_win]
+        if self.instant_win:
+            out.append(instant_win_words(self.instant_win))
         if self.blanco_chicago is not None:
             out.append(
                 said(N_("A blanco Chicago may be called; it is worth {points}."), points=self.blanco_chicago)

@@ -93,19 +93,23 @@ class Listed:
 
     >>> str(listed(["Anna"])), str(listed(["Anna", "Bo"])), str(listed(["Anna", "Bo", "Cia"]))
     ('Anna', 'Anna and Bo', 'Anna, Bo, and Cia')
+    >>> str(listed(["a pair", "a flush", "a straight"], style="or"))
+    'a pair, a flush, or a straight'
     """
 
     items: tuple[Any, ...]
+    style: str = "standard"  # "or": one of them (format_list's styles)
 
     def __str__(self) -> str:
         words = [english(item) for item in self.items]
+        last = " or " if self.style == "or" else " and "
         if len(words) < 3:
-            return " and ".join(words)
-        return ", ".join(words[:-1]) + ", and " + words[-1]
+            return last.join(words)
+        return ", ".join(words[:-1]) + "," + last + words[-1]
 
 
-def listed(items: Iterable[Any]) -> Listed:
-    return Listed(tuple(items))
+def listed(items: Iterable[Any], style: str = "standard") -> Listed:
+    return Listed(tuple(items), style)
 
 
 def sentences(items: list[Said]) -> Said | str:

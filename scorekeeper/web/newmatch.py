@@ -27,6 +27,8 @@ INT_RULES = {
     "last_trick": N_("Last trick"),
     "chicago": N_("Chicago value"),
     "chicago_min": N_("Minimum score to call Chicago"),
+    # Translators: a number field's label on the new-match form; also the subject of its refusal
+    # ("… must be a whole number from 0 to 1000"), so a noun phrase.
     "no_exchange_at": N_("Score from which a player may not exchange"),
 }
 FLAG_RULES = ("chicago_leads", "deuce_last_trick_double")
@@ -100,7 +102,7 @@ def read_new_match(form: MultiDict[str, str]) -> tuple[tuple[str, ...], Rules, s
     more = "more_players" in form
     if not more and any(names[SEATS:]):
         raise FormatError(said(MORE_PLAYERS))
-    players = read_players([n for n in names if n], Rules(more_players=more))
+    players = read_players([n for n in names if n], Rules(more_players=more), in_file=False)
     base = Rules()
     overrides: dict[str, Any] = {}
     for key in INT_RULES:

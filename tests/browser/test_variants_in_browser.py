@@ -135,7 +135,7 @@ CASES = {
     "instant-win": Variant(
         "instant-win",
         4,
-        after=winner("Cia", "Whoever scores with a straight flush wins the match immediately."),
+        after=winner("Cia", "Cia scored with a straight flush, which wins the match immediately."),
     ),
     "over-target-resets": Variant("over-target-resets", 11, 14),
     "six-players": Variant("six-players", 5, 13, after_first=reshuffle_now, keep_exchanges=True),

@@ -138,10 +138,10 @@ BAD_DOCUMENTS = [
     ([], 'a match file must be in braces, such as {"format": "chicago-match/1", '),
     (document(format="chicago-match/2"), '“format” must be "chicago-match/1"'),
     ({"players": ["Anna", "Bo"]}, "“format” must be"),
-    (document(players=["Anna"]), "Chicago is played by 2 to 4 players, not 1"),
-    (document(players=["A", "B", "C", "D", "E"]), "Chicago is played by 2 to 4 players, not 5"),
+    (document(players=["Anna"]), "a match has 2 to 4 players, not 1"),
+    (document(players=["A", "B", "C", "D", "E"]), "a match has 2 to 4 players, not 5"),
     (document(players=["Anna", "  "]), "a player's name cannot be empty"),
-    (document(players=["Anna", "anna"]), "Each player needs a different name"),
+    (document(players=["Anna", "anna"]), "the players' names must be different"),
     (document(players=["Anna", "B" * 41]), "longer than 40 characters"),
     (document(players="Anna Bo"), '“players” must be a list of names, such as ["Anna", '),
     (document(players=["Anna", 7]), "“players” must be a list of names"),
@@ -326,10 +326,10 @@ def test_a_variant_of_the_wrong_kind_is_a_format_error_naming_it(rules, message)
 
 def test_five_or_six_players_only_with_the_house_rule():
     six = ["Anna", "Bo", "Cia", "Dan", "Eva", "Fay"]
-    with pytest.raises(FormatError, match="Chicago is played by 2 to 4 players, not 6"):
+    with pytest.raises(FormatError, match="a match has 2 to 4 players, not 6"):
         load(document(players=six))
     assert load(document(players=six, rules={"more_players": True})).players == tuple(six)
-    with pytest.raises(FormatError, match="Chicago is played by 2 to 6 players, not 7"):
+    with pytest.raises(FormatError, match="a match has 2 to 6 players, not 7"):
         load(document(players=[*six, "Gus"], rules={"more_players": True}))
 
 

@@ -80,14 +80,20 @@ def test_the_table_says_who_plays_on_without_the_chicago_needed_to_win(client):
 
 def test_an_instant_win_says_the_hand_at_the_table_and_in_the_history(client):
     match_id = imported(client, "instant-win", 7)
-    assert (
-        soup(client.get(f"/m/{match_id}")).select_one(".won-with").text
-        == "Whoever scores with a straight flush wins the match immediately."
-    )
-    assert (
-        "(Whoever scores with a straight flush wins the match immediately.)"
-        in soup(client.get(f"/m/{match_id}/history")).select_one(".meta").text
-    )
+    how = "Cia scored with a straight flush, which wins the match immediately."
+    assert soup(client.get(f"/m/{match_id}")).select_one(".won-with").text == how
+    assert how in [p.text for p in soup(client.get(f"/m/{match_id}/history")).select(".meta")]
+
+
+def test_several_instant_win_hands_are_one_sentence_with_or(client):
+    """RULES.md's instant-win variant may name several hands: one sentence, the language's "or" list."""
+    from scorekeeper.hands import Category
+    from scorekeeper.rules import Rules
+
+    rules = Rules(instant_win=(Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH))
+    assert [str(s) for s in rules.changes() if "immediately" in str(s)] == [
+        "Whoever scores with a straight flush or a royal flush wins the match immediately."
+    ]
 
 
 def test_a_players_figures_count_the_points_of_each_variant_by_its_reason(app, client):

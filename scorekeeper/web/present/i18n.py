@@ -17,7 +17,7 @@ from typing import Any
 from babel.lists import format_list
 from babel.support import NullTranslations
 from flask import Flask, g, request
-from flask_babel import Babel, format_date, format_datetime, format_decimal, get_translations
+from flask_babel import Babel, format_date, format_datetime, format_decimal, format_percent, get_translations
 from flask_babel import get_locale as babel_locale
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
@@ -133,6 +133,11 @@ def decimal(number: float, pattern: str | None = None) -> str:
     return str(format_decimal(number, pattern)).replace("-", MINUS)
 
 
+def percent(share: float) -> str:
+    """A share as a whole percentage in the page's locale: ``50%``, ``50 %`` (Babel, CLDR)."""
+    return str(format_percent(share))
+
+
 @pass_eval_context
 def _template_gettext(eval_context: EvalContext, string: str, **variables: Any) -> str:
     """A template's ``_()``: what jinja2.ext.i18n's newstyle ``_`` does, in one call where it makes
@@ -162,6 +167,7 @@ def init_app(app: Flask) -> None:
         moment=moment,
         day=day,
         decimal=decimal,
+        percent=percent,
     )
     app.jinja_env.filters.update(
         hand=hand_name,
@@ -197,15 +203,16 @@ def say(value: Any) -> str:
             template = _(value.template)
         return str(template).format(**{name: say(part) for name, part in value.parts})
     if isinstance(value, Listed):
-        return names(say(item) for item in value.items)
+        return names((say(item) for item in value.items), value.style)
     if isinstance(value, Category):
         return say(value.named)  # the hand's name inside a sentence, as each language writes it
     return str(value)
 
 
-def names(items: Iterable[str]) -> str:
-    """Names as one list in the page's language: ``Anna, Bo, and Cia``, ``Anna, Bo och Cia``."""
-    return format_list(list(items), locale=get_locale())
+def names(items: Iterable[str], style: str = "standard") -> str:
+    """Names as one list in the page's language: ``Anna, Bo, and Cia``, ``Anna, Bo och Cia`` (style
+    "or": ``Anna, Bo, or Cia``)."""
+    return format_list(list(items), style=style, locale=get_locale())  # type: ignore[arg-type]
 
 
 # Languages that write one sentence right after another, with no space between (日本語です。次の文。).

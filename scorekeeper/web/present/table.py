@@ -13,7 +13,7 @@ from scorekeeper.events import Declare, Pass
 from scorekeeper.feed import change_words, describe_words
 from scorekeeper.hands import DECLARABLE
 from scorekeeper.quick import calls_open
-from scorekeeper.rules import instant_win_words
+from scorekeeper.rules import won_with_words
 from scorekeeper.state import HAND_SIZE, MatchState
 from scorekeeper.web import roles
 from scorekeeper.web.present.feed import cancelled_by, feed, footer, redo, undo_label
@@ -182,7 +182,10 @@ def table_context(match: StoredMatch, state: MatchState, **extra: Any) -> dict[s
 def variant_notes(state: MatchState) -> dict[str, Any]:
     """What the variants of RULES.md make the board say: who plays on without the Chicago they need
     (``chicago_to_win``), and the hand that won the match at once (``instant_win``)."""
-    won_with = None if state.won_with is None else say(instant_win_words(state.won_with))
+    won = state.won_with
+    won_with = (
+        None if won is None or state.winner_name is None else say(won_with_words(state.winner_name, won))
+    )
     return {"needs_chicago": [say(words) for words in state.needs_chicago_words()], "won_with": won_with}
 
 
