@@ -80,7 +80,8 @@ class ProtocolRow:
 
 
 def protocol(state: MatchState) -> list[ProtocolRow]:
-    """The score sheet a row per round, each correction on its own row after the round it was made in.
+    """The score sheet a row per round, each correction on its own row: before the row of the round it
+    was made in if nothing in that round had scored yet, after it otherwise.
 
     >>> from scorekeeper.events import Adjust, Dealer, Pass, Declare
     >>> from scorekeeper.match import replay
@@ -88,28 +89,39 @@ def protocol(state: MatchState) -> list[ProtocolRow]:
     >>> events = [Dealer("Anna"), Adjust("Anna", 3, "forgot"), Declare("Bo", Category.PAIR), Pass("Anna")]
     >>> rows = protocol(replay(("Anna", "Bo"), Rules(), events))
     >>> [(r.number, r.gained, r.totals, r.what and str(r.what)) for r in rows]
-    [(1, (0, 1), (0, 1), None), (1, (3, 0), (3, 1), 'correction (forgot)')]
+    [(1, (3, 0), (3, 0), 'correction (forgot)'), (1, (0, 1), (3, 1), None)]
     """
     seats = len(state.players)
     points: dict[int, list[int]] = {}
-    corrections: dict[int, list[ScoreChange]] = {}
+    # A round's corrections made before anything in it scored come before its row, the others after:
+    # each row's totals are then the totals there were at that moment, never below 0 (points after a
+    # correction are floored at 0 as the correction left them: +15, then a Chicago lost for 30, −15).
+    before: dict[int, list[ScoreChange]] = {}
+    after: dict[int, list[ScoreChange]] = {}
     for change in state.changes():
         if change.reason is Reason.ADJUST:
-            corrections.setdefault(change.round, []).append(change)
+            (after if change.round in points else before).setdefault(change.round, []).append(change)
         else:
             points.setdefault(change.round, [0] * seats)[change.seat] += change.delta
     rows: list[ProtocolRow] = []
     running = (0,) * seats
-    for number in range(0 if 0 in corrections else 1, state.round + 1):
+
+    def correct(number: int, change: ScoreChange, finished: bool) -> None:
+        nonlocal running
+        gained = tuple(change.delta if seat == change.seat else 0 for seat in range(seats))
+        running = tuple(a + b for a, b in zip(running, gained, strict=True))
+        rows.append(ProtocolRow(number, gained, running, finished, correction=change))
+
+    for number in range(0 if 0 in before else 1, state.round + 1):
         finished = number < state.round or state.is_finished
+        for change in before.get(number, ()):
+            correct(number, change, finished)
         if number > 0:
             gained = tuple(points.get(number, [0] * seats))
             running = tuple(a + b for a, b in zip(running, gained, strict=True))
             rows.append(ProtocolRow(number, gained, running, finished, number in state.tiebreaks))
-        for change in corrections.get(number, ()):
-            gained = tuple(change.delta if seat == change.seat else 0 for seat in range(seats))
-            running = tuple(a + b for a, b in zip(running, gained, strict=True))
-            rows.append(ProtocolRow(number, gained, running, finished, correction=change))
+        for change in after.get(number, ()):
+            correct(number, change, finished)
     return rows
 
 

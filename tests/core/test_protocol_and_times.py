@@ -34,12 +34,24 @@ def test_each_protocol_row_adds_its_points_and_each_round_ends_on_the_score_shee
         assert ends == {r.number: r.totals for r in score_sheet(state)}
 
 
-def test_a_correction_is_a_row_of_its_own_after_the_round_it_was_made_in():
+def test_a_correction_made_before_anything_scored_in_its_round_comes_before_the_rounds_row():
+    """Bo is given 15 points to call a Chicago, then loses it: the sheet never shows −15 (a total below
+    0, which the game never has), but 15 after the correction and 0 after the round."""
+    from script import QUIET_PHASE, play
+
+    state = play(
+        f"dealer Anna; adjust Bo 15 head start; {QUIET_PHASE}; {QUIET_PHASE}; chicago Bo; trick Bo; trick Cia"
+    )
+    rows = [(row.number, row.what is not None, row.totals) for row in protocol(state)]
+    assert rows == [(1, True, (0, 15, 0)), (1, False, (0, 0, 0))]
+
+
+def test_a_correction_made_after_a_score_in_its_round_is_a_row_of_its_own_after_the_rounds_row():
     events = [
         Dealer("Anna"),
         Declare("Bo", Category.PAIR),
-        Adjust("Anna", 28, "the last trick"),
         Pass("Anna"),
+        Adjust("Anna", 28, "the last trick"),
     ]
     rows = protocol(replay(("Anna", "Bo"), Rules(), events))
     assert [(r.number, r.gained, r.totals, r.correction is not None) for r in rows] == [
