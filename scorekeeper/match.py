@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from scorekeeper.cards import Card, CardError, Rank, format_hand
+from scorekeeper.cards import Card, CardError, Rank, label_hand
 from scorekeeper.events import (
     Adjust,
     Blanco,
@@ -254,7 +254,7 @@ def _check_cards(state: MatchState, seat: int, cards: tuple[Card, ...], hand: Ca
     _check_one_deck(state.players[seat], cards)
     actual = _hand_of(cards).category
     if actual is not hand:
-        raise RuleBroken(Refusal.CARDS_MAKE, cards=format_hand(cards), actual=actual, hand=hand)
+        raise RuleBroken(Refusal.CARDS_MAKE, cards=label_hand(cards), actual=actual, hand=hand)
     mine = {card.index for card in cards}
     for other, known in _shown_cards(state):
         for card in known:

@@ -29,7 +29,7 @@ INT_RULES = {
     "chicago_min": N_("Minimum score to call Chicago"),
     # Translators: a number field's label on the new-match form; also the subject of its refusal
     # ("… must be a whole number from 0 to 1000"), so a noun phrase.
-    "no_exchange_at": N_("Score from which a player may not exchange"),
+    "no_exchange_at": N_("Exchange limit"),
 }
 FLAG_RULES = ("chicago_leads", "deuce_last_trick_double")
 # The variants of RULES.md that are on or off, in its order.

@@ -148,11 +148,11 @@ def test_if_everybody_passes_nobody_scores():
 def test_declared_cards_must_make_exactly_the_hand():
     refused(
         "dealer Anna; declare Bo two_pair Qs Qh 9c 5d 2s",
-        "Qs Qh 9c 5d 2s make Pair, not Two pair",
+        "Q♠ Q♥ 9♣ 5♦ 2♠ make Pair, not Two pair",
     )
     refused(
         "dealer Anna; declare Bo pair Qs Qh 9c 9d 2s",
-        "Qs Qh 9c 9d 2s make Two pair, not Pair",
+        "Q♠ Q♥ 9♣ 9♦ 2♠ make Two pair, not Pair",
     )
 
 

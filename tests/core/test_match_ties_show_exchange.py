@@ -85,7 +85,7 @@ def test_cards_given_with_a_declaration_count_in_the_tie():
     [
         ("tie Anna", "Anna is not in the tie between Bo and Cia"),
         ("tie Anna=Ks,Kh,4c,4d,2s", "Anna is not in the tie between Bo and Cia"),
-        ("tie Bo=Ks,Kh,4c,3d,2s", "Ks Kh 4c 3d 2s make Pair, not Two pair"),
+        ("tie Bo=Ks,Kh,4c,3d,2s", "K♠ K♥ 4♣ 3♦ 2♠ make Pair, not Two pair"),
     ],
 )
 def test_a_tie_event_must_fit_the_tie(tie, message):

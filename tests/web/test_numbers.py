@@ -118,7 +118,7 @@ HOUSE_RULES = [
             ("last_trick", "Last trick"),
             ("chicago", "Chicago value"),
             ("chicago_min", "Minimum score to call Chicago"),
-            ("no_exchange_at", "Score from which a player may not exchange"),
+            ("no_exchange_at", "Exchange limit"),
         ]
         for v in ("1001", str(10**20), "١٢", "1_000", "-1")
     ],
