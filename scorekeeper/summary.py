@@ -80,8 +80,9 @@ class ProtocolRow:
 
 
 def protocol(state: MatchState) -> list[ProtocolRow]:
-    """The score sheet a row per round, each correction on its own row: before the row of the round it
-    was made in if nothing in that round had scored yet, after it otherwise.
+    """The score sheet a row per round, each correction on its own row where it was made: before its
+    round's row if nothing had scored in that round yet, after it if everything had, between two
+    parts of it otherwise.
 
     >>> from scorekeeper.events import Adjust, Dealer, Pass, Declare
     >>> from scorekeeper.match import replay
@@ -92,36 +93,42 @@ def protocol(state: MatchState) -> list[ProtocolRow]:
     [(1, (3, 0), (3, 0), 'correction (forgot)'), (1, (0, 1), (3, 1), None)]
     """
     seats = len(state.players)
-    points: dict[int, list[int]] = {}
-    # A round's corrections made before anything in it scored come before its row, the others after:
-    # each row's totals are then the totals there were at that moment, never below 0 (points after a
-    # correction are floored at 0 as the correction left them: +15, then a Chicago lost for 30, −15).
-    before: dict[int, list[ScoreChange]] = {}
-    after: dict[int, list[ScoreChange]] = {}
+    # Rows in the order things happened: a correction made in the middle of a round splits its row
+    # (the round's points before it, the correction, the rest), so every row's totals are the totals
+    # there were at that moment, never below 0 (each change was floored at 0 when it was made).
+    happened: dict[int, list[ScoreChange]] = {}
     for change in state.changes():
-        if change.reason is Reason.ADJUST:
-            (after if change.round in points else before).setdefault(change.round, []).append(change)
-        else:
-            points.setdefault(change.round, [0] * seats)[change.seat] += change.delta
+        happened.setdefault(change.round, []).append(change)
     rows: list[ProtocolRow] = []
     running = (0,) * seats
 
-    def correct(number: int, change: ScoreChange, finished: bool) -> None:
+    def add(
+        number: int, gained: tuple[int, ...], finished: bool, correction: ScoreChange | None = None
+    ) -> None:
         nonlocal running
-        gained = tuple(change.delta if seat == change.seat else 0 for seat in range(seats))
         running = tuple(a + b for a, b in zip(running, gained, strict=True))
-        rows.append(ProtocolRow(number, gained, running, finished, correction=change))
+        tiebreak = correction is None and number in state.tiebreaks
+        rows.append(ProtocolRow(number, gained, running, finished, tiebreak, correction))
 
-    for number in range(0 if 0 in before else 1, state.round + 1):
+    for number in range(0 if 0 in happened else 1, state.round + 1):
         finished = number < state.round or state.is_finished
-        for change in before.get(number, ()):
-            correct(number, change, finished)
-        if number > 0:
-            gained = tuple(points.get(number, [0] * seats))
-            running = tuple(a + b for a, b in zip(running, gained, strict=True))
-            rows.append(ProtocolRow(number, gained, running, finished, number in state.tiebreaks))
-        for change in after.get(number, ()):
-            correct(number, change, finished)
+        points, scored, shown = [0] * seats, False, number == 0  # round 0: corrections before the deal
+        for change in happened.get(number, ()):
+            if change.reason is not Reason.ADJUST:
+                points[change.seat] += change.delta
+                scored = True
+                continue
+            if scored:
+                add(number, tuple(points), finished)
+                points, scored, shown = [0] * seats, False, True
+            add(
+                number,
+                tuple(change.delta if seat == change.seat else 0 for seat in range(seats)),
+                finished,
+                change,
+            )
+        if scored or not shown:
+            add(number, tuple(points), finished)
     return rows
 
 

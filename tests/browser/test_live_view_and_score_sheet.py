@@ -146,15 +146,16 @@ def test_four_players_score_sheet_fits_360_px_with_its_correction_and_tie_break(
         "[...document.querySelectorAll('table.protocol thead th')].every(th => th.scrollWidth <= th.clientWidth)"
     )
     heads = [row.locator("th, td").first.inner_text() for row in sheet.locator("tbody tr").all()]
-    assert heads[:8] == ["1", "2", "3", "4", "5", "correction", "forgot the last trick", "6"]
+    # The correction was typed at the start of round 5 (for round 4's last trick): where it was made.
+    assert heads[:8] == ["1", "2", "3", "4", "correction", "forgot the last trick", "5", "6"]
     assert heads[-2:] == ["Tie-break round", "11"]
     correction = sheet.locator("tbody tr.correction")
     assert correction.count() == 1
     assert [" ".join(td.split()) for td in correction.locator("td").all_inner_texts()] == [
         "+5 20",
-        "9",
+        "6",
         "1",
-        "36",
+        "27",
     ]
     tiebreak = sheet.locator("tbody tr.tiebreak")  # marked, and said on a row of its own above it
     assert tiebreak.count() == 1 and tiebreak.locator("th").inner_text() == "11"

@@ -30,6 +30,7 @@ def test_each_protocol_row_adds_its_points_and_each_round_ends_on_the_score_shee
         ends, running = {}, (0,) * len(players)
         for row in protocol(state):
             assert row.totals == tuple(a + b for a, b in zip(running, row.gained, strict=True))
+            assert min(row.totals) >= 0  # RULES.md: no score is ever below 0, on any row either
             ends[row.number], running = row.totals, row.totals
         assert ends == {r.number: r.totals for r in score_sheet(state)}
 
@@ -44,6 +45,19 @@ def test_a_correction_made_before_anything_scored_in_its_round_comes_before_the_
     )
     rows = [(row.number, row.what is not None, row.totals) for row in protocol(state)]
     assert rows == [(1, True, (0, 15, 0)), (1, False, (0, 0, 0))]
+
+
+def test_a_correction_made_between_two_scores_of_a_round_splits_its_row():
+    """Bo scores a pair, is given 14 more to call a Chicago, then loses it: the round's row is split
+    at the correction (1, then 15, then 0), never −14 before the correction's +14."""
+    from script import QUIET_PHASE, play
+
+    state = play(
+        f"dealer Anna; declare Bo pair; pass Cia; pass Anna; adjust Bo 14 head start; {QUIET_PHASE};"
+        " chicago Bo; trick Bo; trick Cia"
+    )
+    rows = [(row.number, row.what is not None, row.totals) for row in protocol(state)]
+    assert rows == [(1, False, (0, 1, 0)), (1, True, (0, 15, 0)), (1, False, (0, 0, 0))]
 
 
 def test_a_correction_made_after_a_score_in_its_round_is_a_row_of_its_own_after_the_rounds_row():

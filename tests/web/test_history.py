@@ -342,7 +342,7 @@ def test_export_import_and_backup_from_the_command_line(tmp_path):
 
 def test_the_score_sheet_is_a_protocol_a_row_per_round_a_column_per_player(client):
     """As Chicago players keep score on paper: each cell the round's points and the running total,
-    the winner's column marked, a correction on a row of its own after its round (issue 25); the
+    the winner's column marked, a correction on a row of its own where it was made (issue 25); the
     changes it adds up stay behind it, and in the CSV."""
     match_id = import_recorded(client, "two-players-to-royal-flush")
     page = soup(client.get(f"/m/{match_id}/history"))
@@ -357,13 +357,16 @@ def test_the_score_sheet_is_a_protocol_a_row_per_round_a_column_per_player(clien
         ["1", "+9 9", "+7 7"],
         ["2", "+21 30", "+3 10"],
         ["3", "+2 32", "−8 2"],  # Bo lost a Chicago (a minus sign, not a hyphen)
-        ["4", "+8 40", "+58 60"],
-        # The correction typed at the end of round 4, on its own row: only Anna's total changed.
-        ["correction", "−8 32", "60"],
+        # Round 4 split where the correction was typed (after Anna's +8, before Bo's royal flush), on
+        # a row of its own: each row's totals are the totals at that moment.
+        ["4", "+8 40", "2"],
+        ["correction", "−8 32", "2"],
+        ["4", "32", "+58 60"],
     ]
-    classes = [tr.get("class") for tr in protocol.select("tbody tr")][-2:]
-    assert classes == [["correction"], ["why"]]  # why, on a row of its own below it
-    assert protocol.select("tbody tr")[-1].text.strip() == "show did not support the straight flush"
+    classes = [tr.get("class") for tr in protocol.select("tbody tr")]
+    at = classes.index(["correction"])
+    assert classes[at + 1] == ["why"]  # why, on a row of its own below it
+    assert protocol.select("tbody tr")[at + 1].text.strip() == "show did not support the straight flush"
     assert [cell.split()[-1] for cell in rows[-1][1:]] == ["32", "60"]
     assert all(len(tr.select("td.winner")) == 1 for tr in protocol.select("tbody tr:not(.why)"))
     assert page.select_one("details.changes table.sheet.changes") is not None

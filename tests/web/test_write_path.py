@@ -387,12 +387,13 @@ def test_a_cache_budget_other_than_whole_megabytes_stops_the_app_with_a_reason(t
 def test_taps_and_pages_leave_no_more_than_a_few_bytes_a_tap_beyond_what_the_cache_keeps(tmp_path):
     """Issue 14's soak: a worker's RSS grows while its cache fills with growing matches (by design,
     up to its budget), which the bench's RSS cannot tell from a leak. Here, with every cache entry
-    dropped and the collector run, what 6 matches' next 36 taps each (a tap, then the table's page,
+    dropped and the collector run, what 12 matches' next 36 taps each (a tap, then the table's page,
     as a scorekeeper's phone; the rate limiter on) left allocated is measured, templates compiled
     and connections warmed before, CPython's type cache emptied. A match, a state, a tally, a
     response or a request's objects kept per tap is hundreds of bytes or more; what is left is
-    5 to 15 KB in all whatever the count of taps (12 matches' taps left 5 KB, 6 matches' 14 KB):
-    less than 100 bytes a tap."""
+    5 to 25 KB in all whatever the count of taps (12 matches' taps left 5 KB, 6 matches' 14 KB, and
+    25 KB once on a loaded machine, mostly sqlite3's statement caches): less than 100 bytes a tap
+    over 432 taps (43 KB), which that constant part stays under."""
     events, _ = random_events(("Anna", "Bo", "Cia"), Rules(target=1000), random.Random(3).choice, 80)
     app = create_app(
         {
@@ -432,7 +433,7 @@ def test_taps_and_pages_leave_no_more_than_a_few_bytes_a_tap_beyond_what_the_cac
         return tracemalloc.get_traced_memory()[0]
 
     tap(start(), 76)  # every template and page these taps reach, compiled
-    tables = [start() for _ in range(6)]
+    tables = [start() for _ in range(12)]
     for table in tables:
         tap(table, 40)
     tracemalloc.start()
@@ -446,7 +447,7 @@ def test_taps_and_pages_leave_no_more_than_a_few_bytes_a_tap_beyond_what_the_cac
         where = tracemalloc.take_snapshot().compare_to(first, "traceback")[:3]
     finally:
         tracemalloc.stop()
-    assert grown < 100 * 6 * 36, f"{grown} bytes left after {6 * 36} taps; the most:\n" + "\n\n".join(
+    assert grown < 100 * 12 * 36, f"{grown} bytes left after {12 * 36} taps; the most:\n" + "\n\n".join(
         f"{stat.size_diff} bytes in {stat.count_diff} blocks:\n" + "\n".join(stat.traceback.format())
         for stat in where
     )
