@@ -317,7 +317,7 @@ _PHRASES = {
 # flush"), with the article English gives it. Where the language needs none, or the sentence around
 # it gives it, the same as the hand's name in a sentence.
 _NAMED = {
-    Category.HIGH_CARD: NC_("hand, after a verb", "a high card"),
+    Category.HIGH_CARD: NC_("hand, after a verb", "no pair"),
     Category.PAIR: NC_("hand, after a verb", "a pair"),
     Category.TWO_PAIR: NC_("hand, after a verb", "two pair"),
     Category.THREE_OF_A_KIND: NC_("hand, after a verb", "three of a kind"),
