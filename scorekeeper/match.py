@@ -254,6 +254,8 @@ def _check_cards(state: MatchState, seat: int, cards: tuple[Card, ...], hand: Ca
     _check_one_deck(state.players[seat], cards)
     actual = _hand_of(cards).category
     if actual is not hand:
+        if actual is Category.HIGH_CARD:  # not "make no pair, not a straight"
+            raise RuleBroken(Refusal.CARDS_MAKE_NOTHING, cards=label_hand(cards), hand=hand)
         raise RuleBroken(Refusal.CARDS_MAKE, cards=label_hand(cards), actual=actual, hand=hand)
     mine = {card.index for card in cards}
     for other, known in _shown_cards(state):

@@ -143,6 +143,11 @@ class Refusal(Worded):
         N_("{cards} make {actual}, not {hand}"),
         Section.HANDS,
     )
+    CARDS_MAKE_NOTHING = (
+        "cards_make_nothing",
+        N_("{cards} do not make {hand}, or any poker hand"),
+        Section.HANDS,
+    )
     CARD_IN_TWO_HANDS = (
         "card_in_two_hands",
         N_("{other} already holds {card}: there is only one deck"),

@@ -72,6 +72,12 @@ class ProtocolRow:
     finished: bool  # the round was played to its end
     tiebreak: bool = False  # a tie-break round (RULES.md, Winning: the leaders play one more)
     correction: ScoreChange | None = None  # a correction's row: whose, how much and why
+    more: bool = False  # a round's row split by a correction: another part of it follows
+
+    @property
+    def now(self) -> bool:
+        """The row of the round being played (its last part): its totals are "so far"."""
+        return not self.finished and not self.more and self.correction is None
 
     @property
     def what(self) -> Said | Category | None:
@@ -103,12 +109,16 @@ def protocol(state: MatchState) -> list[ProtocolRow]:
     running = (0,) * seats
 
     def add(
-        number: int, gained: tuple[int, ...], finished: bool, correction: ScoreChange | None = None
+        number: int,
+        gained: tuple[int, ...],
+        finished: bool,
+        correction: ScoreChange | None = None,
+        more: bool = False,
     ) -> None:
         nonlocal running
         running = tuple(a + b for a, b in zip(running, gained, strict=True))
         tiebreak = correction is None and number in state.tiebreaks
-        rows.append(ProtocolRow(number, gained, running, finished, tiebreak, correction))
+        rows.append(ProtocolRow(number, gained, running, finished, tiebreak, correction, more))
 
     for number in range(0 if 0 in happened else 1, state.round + 1):
         finished = number < state.round or state.is_finished
@@ -119,7 +129,7 @@ def protocol(state: MatchState) -> list[ProtocolRow]:
                 scored = True
                 continue
             if scored:
-                add(number, tuple(points), finished)
+                add(number, tuple(points), finished, more=True)
                 points, scored, shown = [0] * seats, False, True
             add(
                 number,

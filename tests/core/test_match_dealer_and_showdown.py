@@ -154,6 +154,11 @@ def test_declared_cards_must_make_exactly_the_hand():
         "dealer Anna; declare Bo pair Qs Qh 9c 9d 2s",
         "Q♠ Q♥ 9♣ 9♦ 2♠ make Two pair, not Pair",
     )
+    error = refused(  # cards that make no poker hand at all: said so, not "make no pair, not …"
+        "dealer Anna; declare Bo straight 2c 4d 6h 8s Tc",
+        "2♣ 4♦ 6♥ 8♠ 10♣ do not make Straight, or any poker hand",
+    )
+    assert error.code == "cards_make_nothing"
 
 
 def test_no_card_can_be_in_two_hands_of_one_showdown():

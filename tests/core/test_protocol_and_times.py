@@ -58,6 +58,7 @@ def test_a_correction_made_between_two_scores_of_a_round_splits_its_row():
     )
     rows = [(row.number, row.what is not None, row.totals) for row in protocol(state)]
     assert rows == [(1, False, (0, 1, 0)), (1, True, (0, 15, 0)), (1, False, (0, 0, 0))]
+    assert [row.now for row in protocol(state)] == [False, False, True]  # "so far" on the last part only
 
 
 def test_a_correction_made_after_a_score_in_its_round_is_a_row_of_its_own_after_the_rounds_row():
