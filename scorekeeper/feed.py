@@ -40,9 +40,8 @@ def describe_words(event: Event) -> Said:
     """``describe``, kept apart for translation."""
     match event:
         case Draw(cards=cards):
-            drawn = listed(
-                f"{n} {c.rank.label}" for n, c in cards.items()
-            )  # ranks decide; the form asks no suit
+            # The ranks alone: they decide who deals, and the form asks for no suit.
+            drawn = listed(f"{n} {c.rank.label}" for n, c in cards.items())
             return said(N_("Draw for the first deal: {cards}"), cards=drawn)
         case Dealer(player=player):
             return said(N_("{player} deals first"), player=player)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 
 def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
@@ -83,6 +83,9 @@ def said(template: str | Said, **parts: Any) -> Said:
     return Said(template, tuple(parts.items()))
 
 
+ListStyle = Literal["standard", "or"]  # Babel's format_list styles a list is said in: "and", "or"
+
+
 @dataclass(frozen=True, slots=True)
 class Listed:
     """Names (or other short parts) said as one list, in the language's own list pattern.
@@ -98,7 +101,7 @@ class Listed:
     """
 
     items: tuple[Any, ...]
-    style: str = "standard"  # "or": one of them (format_list's styles)
+    style: ListStyle = "standard"  # "or": one of them (format_list's styles)
 
     def __str__(self) -> str:
         words = [english(item) for item in self.items]
@@ -108,7 +111,7 @@ class Listed:
         return ", ".join(words[:-1]) + "," + last + words[-1]
 
 
-def listed(items: Iterable[Any], style: str = "standard") -> Listed:
+def listed(items: Iterable[Any], style: ListStyle = "standard") -> Listed:
     return Listed(tuple(items), style)
 
 

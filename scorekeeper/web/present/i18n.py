@@ -28,7 +28,7 @@ from scorekeeper.hands import Category
 from scorekeeper.refusals import RuleBroken
 from scorekeeper.rules import Rules
 from scorekeeper.scores import Reason
-from scorekeeper.words import MINUS, N_, Listed, Said, said, signed, whole
+from scorekeeper.words import MINUS, N_, Listed, ListStyle, Said, said, signed, whole
 
 LANGUAGES = {
     "en": "English",
@@ -209,10 +209,10 @@ def say(value: Any) -> str:
     return str(value)
 
 
-def names(items: Iterable[str], style: str = "standard") -> str:
+def names(items: Iterable[str], style: ListStyle = "standard") -> str:
     """Names as one list in the page's language: ``Anna, Bo, and Cia``, ``Anna, Bo och Cia`` (style
     "or": ``Anna, Bo, or Cia``)."""
-    return format_list(list(items), style=style, locale=get_locale())  # type: ignore[arg-type]
+    return format_list(list(items), style=style, locale=get_locale())
 
 
 # Languages that write one sentence right after another, with no space between (日本語です。次の文。).
