@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]  # the browser tests' conftest first
 
-from conftest import CHROMIUM_ARGS, PHONE  # noqa: E402
+from browsertools import launch  # noqa: E402
+from conftest import PHONE  # noqa: E402
 from player import Plan, Played, Refused, Table, quickest, simulated  # noqa: E402
 from servers import Served  # noqa: E402  (bench/, this script's folder)
 
@@ -296,9 +297,8 @@ def main() -> None:
     failed: list[str] = []
     try:
         server = app.start().base
-        executable = shutil.which("chromium") or shutil.which("chromium-browser")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            browser = launch(playwright.chromium)
             for name, file, raw in matches:
                 try:
                     results.append(play(browser, server, name, file, raw))

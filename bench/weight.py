@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "browser")]
 
-from conftest import CHROMIUM_ARGS  # noqa: E402
+from browsertools import launch  # noqa: E402
 from servers import Served  # noqa: E402  (bench/, this script's folder)
 
 from scorekeeper.matchfile import dumps, loads  # noqa: E402
@@ -66,9 +66,8 @@ def main() -> None:
     app = Served("app", folder / "w.sqlite")  # the app as every bench serves it (servers.py)
     try:
         server = app.start().base
-        executable = shutil.which("chromium") or shutil.which("chromium-browser")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            browser = launch(playwright.chromium)
             # A match in progress, scored by this phone (imported through the page).
             setup = browser.new_context()
             page = setup.new_page()

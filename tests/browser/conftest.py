@@ -1,8 +1,9 @@
 """Real-browser fixtures: the app under `scorekeeper serve` on 127.0.0.1, and Debian's Chromium through Playwright.
 
 Playwright cannot download its own browser here, so Chromium is the system
-one (``apt-get install chromium``, done by .ci/run). These tests never skip:
-without Chromium they fail and say why.
+one: Debian's headless shell (``apt-get install chromium-headless-shell``, done
+by .ci/run), the Chromium build without a window that Playwright itself runs
+headless. These tests never skip: without it they fail and say why.
 """
 
 from __future__ import annotations
@@ -20,26 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browsertools import launch
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output" / "screens"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    # A new document reuses the frame of the one it replaces, as Chromium did before RenderDocument:
-    # the browser tests' CPU 157 s → 138 s (a page load here costs ~0.1 s of Chromium's CPU).
-    "--disable-features=RenderDocument",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    # Several phones are several windows here: none of them may be throttled as a background tab.
-    "--disable-background-timer-throttling",
-    "--disable-renderer-backgrounding",
-    "--disable-backgrounding-occluded-windows",
-]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -104,13 +89,10 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser():
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    if executable is None:
-        pytest.fail("Chromium is not installed: apt-get install -y chromium (.ci/run does it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        browser = launch(playwright.chromium)
         yield browser
         browser.close()
 
@@ -139,7 +121,11 @@ def screens(request) -> Screens:
 
 def new_phone(browser):
     """A browser context the size of a phone: one person's phone at the table."""
-    return browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    # A phone's Chrome grants a shown page the screen wake lock; the headless shell, which has no
+    # screen, refuses it unless told to.
+    context.grant_permissions(["screen-wake-lock"])
+    return context
 
 
 @pytest.fixture

@@ -9,27 +9,16 @@ Web Share, as on a phone at the table. There NoSleep.js (static/vendor/) keeps t
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
-from browsertools import SETTLED, start_match, wait_until
+from browsertools import CHROMIUM_ARGS, SETTLED, launch, start_match, wait_until
 
 pytestmark = pytest.mark.browser
 
 SMALL_PHONE = {"width": 360, "height": 640}
-# The Chromium flags of conftest.py, the table's name for this machine, and a phone's autoplay rule.
+# The browser tests' Chromium flags, the table's name for this machine, and a phone's autoplay rule.
 ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-background-timer-throttling",
-    "--disable-renderer-backgrounding",
-    "--disable-backgrounding-occluded-windows",
+    *CHROMIUM_ARGS,
     "--host-resolver-rules=MAP table.home 127.0.0.1",
     "--autoplay-policy=user-gesture-required",  # as on a phone: a video starts only after a tap
 ]
@@ -41,8 +30,7 @@ document.addEventListener('securitypolicyviolation', e => window.violations.push
 @pytest.fixture(scope="module")
 def table_home(browser):
     """A Chromium that knows this machine as table.home, as the phones on the table's network do."""
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    other = browser.browser_type.launch(executable_path=executable, args=ARGS)
+    other = launch(browser.browser_type, ARGS)
     yield other
     other.close()
 
