@@ -384,6 +384,7 @@ def test_a_cache_budget_other_than_whole_megabytes_stops_the_app_with_a_reason(t
         create_app({"DATABASE": str(tmp_path / "c.sqlite"), "SECRET_KEY": "k9" * 20 + "abcdefghij"})
 
 
+@pytest.mark.slow  # 432 taps and their pages: about 15 s, started early so that it does not end the run
 def test_taps_and_pages_leave_no_more_than_a_few_bytes_a_tap_beyond_what_the_cache_keeps(tmp_path):
     """Issue 14's soak: a worker's RSS grows while its cache fills with growing matches (by design,
     up to its budget), which the bench's RSS cannot tell from a leak. Here, with every cache entry
