@@ -313,7 +313,8 @@ def _tap(keeper: Keeper, seconds: float) -> tuple[list[float], list[int]]:
 def _setup(server: Server) -> dict:
     """What the attacks need: the longest match an import may hold, files to import, a live-view secret."""
     phone = Phone(server.port)
-    body, kind = _multipart(phone.token, _file(MAX_EVENTS))
+    longest = _file(MAX_EVENTS)
+    body, kind = _multipart(phone.token, longest)
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
     conn.request("POST", "/import", body, {"Cookie": phone.cookie, "Content-Type": kind})
     response = conn.getresponse()
@@ -321,7 +322,7 @@ def _setup(server: Server) -> dict:
     assert response.status == 303, response.status
     conn.close()
     phone.close()
-    over = json.loads(_file(MAX_EVENTS))
+    over = json.loads(longest)
     over["events"] = over["events"] * 6  # 30,000 events, about 2 MB: refused for its length
     return {
         "longest": response.getheader("Location").split("/")[2],
