@@ -48,9 +48,9 @@ RSS_GROWTH, WAL_MB = 0.20, 10.0  # TRUST.md L2, the soak
 
 Figures = dict[str, float]
 SEEN = (  # what the phones saw: heading, key, width, digits
-    ("tap p50", "tap p50", 10, 0),
-    ("tap p95", "tap p95", 10, 0),
-    ("tap p99", "tap p99", 10, 0),
+    ("tap p50", "tap p50", 12, 0),
+    ("tap p95", "tap p95", 12, 0),
+    ("tap p99", "tap p99", 12, 0),
     ("update p95", "update p95", 12, 0),
     ("update p99", "update p99", 12, 0),
     ("streaming", "streaming", 11, 0),
