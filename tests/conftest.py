@@ -9,6 +9,7 @@ counts its test ids state.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
 from pathlib import Path
@@ -34,14 +35,18 @@ settings.register_profile(
 settings.register_profile("nightly", settings.get_profile("ci"), derandomize=False)
 
 TESTS = Path(__file__).parent
-# Tests that assert how long a tap waits (TRUST.md I7, I8) run last, alone: every other test has
-# finished before the first of them starts, so that only the attack they make loads the machine.
-# The tests that start `scorekeeper serve`, kill processes or fill disks assert no time and run
-# beside the rest. A new test that times what it sees goes in this list.
+# Tests that assert how long a tap waits (TRUST.md I7, I8) run last, beside nothing but the BESIDE
+# tests: every other test has finished before the first of them starts, so that only the attack they
+# make loads the machine. The tests that start `scorekeeper serve`, kill processes or fill disks
+# assert no time and run beside the rest. A new test that times what it sees goes in this list.
 ALONE = (
     "tests/load/test_no_phone_slows_another.py",
     "tests/load/test_creations_and_imports.py::test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed",
 )
+# Tests that only compute, one process at a time (no server, nothing written but a temporary file):
+# one worker runs them while the ALONE ones run, on the core those leave idle (they use under one of
+# the two). A core kept busy meanwhile changed none of I7's and I8's figures (bench/attacks.py too).
+BESIDE = ("tests/core/", "scorekeeper/")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -95,44 +100,52 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.hookimpl(optionalhook=True, tryfirst=True)  # a hook of pytest-xdist's, before its own
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """Every test a unit of its own, as --dist load, but the ALONE ones held back: they run one
-    after the other on the last worker still busy, once every other test has finished."""
+    after the other on the last worker still busy, once every other test but the BESIDE ones has
+    finished, and one other worker runs the BESIDE ones meanwhile."""
     if config.getoption("dist") not in ("load", "loadgroup"):
         return None
     from xdist.scheduler import LoadScopeScheduling
 
     class AloneLast(LoadScopeScheduling):
-        # The ALONE tests are one unit, "alone", kept last in the queue. A worker runs the last test
-        # it was sent only once it is sent another or told to stop: so when only "alone" is left, one
-        # worker (the keeper) is kept for it, the others are told to stop, and the keeper is sent it
-        # once every other test has finished. (While "alone" waits the queue is not empty, so xdist
-        # does not stop every worker after the first round of sends: a run of a few tests.)
+        # Every test a unit of its own but two, held back at the end of the queue: "alone" (the ALONE
+        # tests) and "beside" (the BESIDE ones, in a run that has ALONE ones). A worker runs the last
+        # test it was sent only once it is sent another or told to stop: so when only those two are
+        # left, the first worker to ask is kept for "alone" (the keeper), the next is sent "beside",
+        # the others are told to stop, and the keeper is sent "alone" once no other worker has a test
+        # to run but the BESIDE ones. (While "alone" waits the queue is not empty, so xdist does not
+        # stop every worker after the first round of sends: a run of a few tests.)
         keeper = None
 
-        def _split_scope(self, nodeid: str) -> str:
-            return "alone" if nodeid.startswith(ALONE) else nodeid
+        @functools.cached_property
+        def timed(self) -> bool:
+            return any(nodeid.startswith(ALONE) for nodeid in self.collection)
 
-        def _only_alone_left(self) -> bool:
-            return list(self.workqueue) == ["alone"]
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.startswith(ALONE):
+                return "alone"
+            return "beside" if self.timed and nodeid.startswith(BESIDE) else nodeid
 
         def _assign_work_unit(self, node) -> None:
-            if "alone" in self.workqueue:
-                self.workqueue.move_to_end("alone")
-                if self._only_alone_left():
-                    self._wait_or_stop(node)
-                    return
-            super()._assign_work_unit(node)
-
-        def _reschedule(self, node) -> None:
-            if not node.shutting_down and self._only_alone_left():
-                self._wait_or_stop(node)
+            for held in ("beside", "alone"):
+                if held in self.workqueue:
+                    self.workqueue.move_to_end(held)
+            if "alone" in self.workqueue and set(self.workqueue) <= {"beside", "alone"}:
+                self._keep_send_or_stop(node)
             else:
-                super()._reschedule(node)
+                super()._assign_work_unit(node)
 
-        def _wait_or_stop(self, node) -> None:
+        def _keep_send_or_stop(self, node) -> None:
             if self.keeper is None or self.keeper not in self.assigned_work:
                 self.keeper = node
             if node is not self.keeper:
-                node.shutdown()  # it runs what it was sent, then stops
+                if "beside" in self.workqueue:
+                    self._send(node, "beside")
+                else:
+                    node.shutdown()  # it runs what it was sent, then stops
+            self._send_alone_when_quiet()
+
+        def mark_test_complete(self, node, item_index: int, duration: float = 0) -> None:
+            super().mark_test_complete(node, item_index, duration)
             self._send_alone_when_quiet()
 
         def remove_node(self, node):
@@ -141,12 +154,16 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
             return crashed
 
         def _send_alone_when_quiet(self) -> None:
-            others = [work for node, work in self.assigned_work.items() if node is not self.keeper]
-            if (
-                self._only_alone_left()
-                and self.keeper in self.assigned_work
-                and not any(map(self._pending_of, others))
-            ):
-                super()._assign_work_unit(self.keeper)
+            if "alone" not in self.workqueue or self.keeper not in self.assigned_work:
+                return
+            for node, work in self.assigned_work.items():
+                others = {scope: unit for scope, unit in work.items() if scope != "beside"}
+                if node is not self.keeper and self._pending_of(others):
+                    return
+            self._send(self.keeper, "alone")
+
+        def _send(self, node, scope: str) -> None:
+            self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
 
     return AloneLast(config, log)

@@ -14,13 +14,14 @@ found too.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -84,6 +85,7 @@ ALSO_THEIRS = {
 }
 
 
+@functools.cache  # worked out when a test first asks (a second of every worker's collection, at import)
 def english_vocabulary() -> set[str]:
     """Every word of two letters or more in the English messages the code and templates mark."""
     methods = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
@@ -95,15 +97,12 @@ def english_vocabulary() -> set[str]:
     return words - ALLOWED
 
 
-VOCABULARY = english_vocabulary()
-
-
 def english_words(text: str, lang: str, names: set[str]) -> list[str]:
     """The words of ``text`` that are English words of the messages (names, cards and quotes aside)."""
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
     text = CARD.sub(" ", QUOTED.sub(" ", text))
-    return [w for w in WORD.findall(text) if w.lower() in VOCABULARY - ALSO_THEIRS.get(lang, set())]
+    return [w for w in WORD.findall(text) if w.lower() in english_vocabulary() - ALSO_THEIRS.get(lang, set())]
 
 
 # What is said: (text to say, the names in it). Built once from the matches and the tables below.
@@ -291,7 +290,14 @@ def _file_refusals() -> Iterator[Exception]:
             yield error
 
 
-def _said() -> tuple[list[Any], list[Exception], set[str]]:
+class Said(NamedTuple):
+    sentences: list[Any]  # what the core says, each to be said in every language
+    errors: list[Exception]  # a broken file's refusals
+    names: set[str]  # the players' names and the keepers' own words in them
+
+
+@functools.cache  # worked out when a test first asks, not at import in every worker
+def everything_said() -> Said:
     names = {"Anna", "Bo", "Cia"}
     said_here: list[Any] = []
     errors: list[Exception] = []
@@ -306,10 +312,7 @@ def _said() -> tuple[list[Any], list[Exception], set[str]]:
         said_here += [s for s in _replayed(players, rules, events) if s]
     said_here += [*_refusals(), *_events(), *_tie_reasons()]
     errors += list(_file_refusals())
-    return said_here, errors, names
-
-
-SAID, ERRORS, NAMES = _said()
+    return Said(said_here, errors, names)
 
 
 @pytest.fixture(scope="module")
@@ -322,15 +325,18 @@ def said_in(tmp_path_factory):
     out: dict[str, list[tuple[str, Any]]] = {}
     for lang in LANGUAGES:
         with app.test_request_context(headers={"Cookie": f"lang={lang}"}):
-            out[lang] = [(say(s), s) for s in SAID] + [(error_text(e), e) for e in ERRORS]
+            out[lang] = [(say(s), s) for s in everything_said().sentences] + [
+                (error_text(e), e) for e in everything_said().errors
+            ]
     return out
 
 
 def test_the_sentences_cover_the_matches_the_refusals_and_the_hands():
-    assert len(RECORDED) >= 7 and len(SAID) > 1000
-    assert {type(e).__name__ for e in ERRORS} >= {"FormatError"}
-    assert len({str(s) for s in SAID}) > 400, "distinct sentences"
-    assert "higher pair, eights against sevens" in {str(s) for s in SAID}
+    sentences, errors, _ = everything_said()
+    assert len(RECORDED) >= 7 and len(sentences) > 1000
+    assert {type(e).__name__ for e in errors} >= {"FormatError"}
+    assert len({str(s) for s in sentences}) > 400, "distinct sentences"
+    assert "higher pair, eights against sevens" in {str(s) for s in sentences}
 
 
 def test_english_says_what_the_core_says(said_in):
@@ -346,7 +352,7 @@ def test_english_says_what_the_core_says(said_in):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_no_english_word_is_left_in_another_language(said_in, lang):
-    left = {text: english_words(text, lang, NAMES) for text, _ in said_in[lang]}
+    left = {text: english_words(text, lang, everything_said().names) for text, _ in said_in[lang]}
     left = {text: words for text, words in left.items() if words}
     assert left == {}
 
@@ -581,7 +587,7 @@ def test_every_refusal_of_every_route_is_refused_and_says_something(refused_in):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_no_refusal_of_any_route_keeps_an_english_word(refused_in, lang):
-    names = NAMES | {"Anna A", "Anna B", "Cia C", "B" * 40}
+    names = everything_said().names | {"Anna A", "Anna B", "Cia C", "B" * 40}
     left = {
         (what, text): english_words(text, lang, names)
         for what, _, shown in refused_in[lang]
