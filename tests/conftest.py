@@ -43,10 +43,10 @@ ALONE = (
     "tests/load/test_no_phone_slows_another.py",
     "tests/load/test_creations_and_imports.py::test_taps_stay_fast_while_two_clients_import_as_fast_as_allowed",
 )
-# Tests that only compute, one process at a time (no server, nothing written but a temporary file):
-# one worker runs them while the ALONE ones run, on the core those leave idle (they use under one of
-# the two). A core kept busy meanwhile changed none of I7's and I8's figures (bench/attacks.py too).
-BESIDE = ("tests/core/", "scorekeeper/")
+# Tests that compute and read, one process at a time (no server; written only copies of the legacy
+# database, migrated): one worker runs them while the ALONE ones run, on the core those leave idle (they
+# use under one of the two). A core kept busy meanwhile changed none of I7's and I8's figures.
+BESIDE = ("tests/core/", "scorekeeper/", "tests/legacy/")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
