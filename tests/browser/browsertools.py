@@ -11,7 +11,13 @@ CHROMIUM_ARGS = [
     "--disable-gpu",
     # A new document reuses the frame of the one it replaces, as Chromium did before RenderDocument:
     # the browser tests' CPU 157 s → 138 s (a page load here costs ~0.1 s of Chromium's CPU).
-    "--disable-features=RenderDocument",
+    # Chromium keeps only the last --disable-features, and Playwright passes its own list before
+    # these arguments (chromiumSwitches.ts): that list is repeated here, or this one would undo it.
+    "--disable-features=RenderDocument,"
+    + "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+    + "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,"
+    + "AvoidCorsURLLoaderRestartOnRedirect,OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,"
+    + "PreconnectToSearch",
     "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",
