@@ -172,8 +172,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
             if "alone" not in self.workqueue or self.keeper not in self.assigned_work:
                 return
             for node, work in self.assigned_work.items():
-                others = {scope: unit for scope, unit in work.items() if scope != "beside"}
-                if node is not self.keeper and self._pending_of(others):
+                not_beside = {scope: unit for scope, unit in work.items() if scope != "beside"}
+                if node is not self.keeper and self._pending_of(not_beside):
                     return
             self._send(self.keeper, "alone")
 
