@@ -18,12 +18,15 @@ from servertools import Keeper, Server
 pytestmark = pytest.mark.slow
 
 
+TRIALS = 200  # TRUST.md W1: 200 taps, each posted by 8 phones at once
+
+
 def test_eight_identical_concurrent_posts_record_once_and_answer_alike(tmp_path):
     server = Server(tmp_path / "w1.sqlite", threads=4).start()
     try:
         keeper = Keeper(server.port, seed=1)
         phones = [keeper.clone() for _ in range(8)]
-        for trial in range(200):
+        for trial in range(TRIALS):
             path, body = keeper.tap_form()
             barrier = threading.Barrier(8)
             replies: list[tuple[int, str | None]] = [(0, None)] * 8
@@ -45,7 +48,7 @@ def test_eight_identical_concurrent_posts_record_once_and_answer_alike(tmp_path)
             # at the next version, would be refused as stale.)
             assert {seq for _, seq in replies} == {str(keeper.version)}, (trial, replies)
             keeper.version += 1
-        assert keeper.version_now() == 200  # exactly one event per trial
+        assert keeper.version_now() == TRIALS  # exactly one event per trial
         for phone in [keeper, *phones]:
             phone.close()
     finally:
